@@ -1,0 +1,19 @@
+"""The catalog: models, GPUs, precisions, serving stacks and published measurements."""
+
+from core.catalog.catalog import Catalog, Table, normalize
+from core.catalog.entries import Gpu, Measurement, Model, Precision, Source, Stack
+from core.catalog.loading import load_catalog, packaged_files
+
+__all__ = [
+    "Catalog",
+    "Gpu",
+    "Measurement",
+    "Model",
+    "Precision",
+    "Source",
+    "Stack",
+    "Table",
+    "load_catalog",
+    "normalize",
+    "packaged_files",
+]

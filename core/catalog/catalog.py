@@ -1,0 +1,147 @@
+"""The loaded catalog: lookups by id or alias, and the cross-references between tables."""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from core.catalog.entries import EngineConstants, Gpu, Measurement, Model, Precision, Stack
+from core.errors import InputError
+
+T = TypeVar("T", bound=Gpu | Model | Precision | Stack)
+
+
+def normalize(name: str) -> str:
+    """Spelling-insensitive key: 'Kimi-K3', 'kimi k3' and 'KIMI_K3' are one name."""
+    return re.sub(r"[^a-z0-9.]+", "", name.lower())
+
+
+@dataclass(frozen=True)
+class Table(Generic[T]):
+    """One kind of catalog entry, looked up by id or any alias."""
+
+    kind: str
+    entries: Mapping[str, T]
+    _index: dict[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, str] = {}
+        for rid, record in self.entries.items():
+            names: tuple[str, ...] = (rid, record.name, *record.aliases)
+            for name in names:
+                index.setdefault(normalize(name), rid)
+        object.__setattr__(self, "_index", index)
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self.entries.values())
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __contains__(self, rid: object) -> bool:
+        return rid in self.entries
+
+    def get(self, name: str, *, field_name: str | None = None) -> T:
+        """Resolve a name a person typed; unknown names get the closest suggestions."""
+        key = normalize(name)
+        if key in self._index:
+            return self.entries[self._index[key]]
+        close = difflib.get_close_matches(key, list(self._index), n=3, cutoff=0.5)
+        suggestions = sorted({self._index[c] for c in close})
+        hint = (
+            f"did you mean {' or '.join(suggestions)}?"
+            if suggestions
+            else f"known {self.kind}s: {', '.join(sorted(self.entries))}"
+        )
+        raise InputError(f"unknown {self.kind} {name!r}", field=field_name or self.kind, hint=hint)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Everything the engine knows: models, GPUs, precisions, stacks and measurements."""
+
+    engine: EngineConstants
+    precisions: Table[Precision]
+    gpus: Table[Gpu]
+    models: Table[Model]
+    stacks: Table[Stack]
+    measurements: tuple[Measurement, ...]
+
+    def __init__(
+        self,
+        *,
+        engine: EngineConstants,
+        precisions: Mapping[str, Precision],
+        gpus: Mapping[str, Gpu],
+        models: Mapping[str, Model],
+        stacks: Mapping[str, Stack],
+        measurements: Mapping[str, Measurement],
+    ) -> None:
+        object.__setattr__(self, "engine", engine)
+        object.__setattr__(self, "precisions", Table("precision", dict(precisions)))
+        object.__setattr__(self, "gpus", Table("gpu", dict(gpus)))
+        object.__setattr__(self, "models", Table("model", dict(models)))
+        object.__setattr__(self, "stacks", Table("stack", dict(stacks)))
+        object.__setattr__(self, "measurements", tuple(measurements.values()))
+
+    def dangling_references(self) -> Iterator[tuple[str, str, str, str]]:
+        """(section, entry id, field, message) for every name that points nowhere."""
+        for model in self.models:
+            for p in (*model.native_precisions, *model.checkpoint_gb):
+                if p not in self.precisions:
+                    yield "models", model.id, "native_precisions", f"unknown precision {p!r}"
+        for stack in self.stacks:
+            for model_id in stack.models:
+                if model_id not in self.models:
+                    yield "stacks", stack.id, "models", f"unknown model {model_id!r}"
+            for g in stack.gpus:
+                if g not in self.gpus:
+                    yield "stacks", stack.id, "gpus", f"unknown gpu {g!r}"
+            for p in stack.precisions:
+                if p not in self.precisions:
+                    yield "stacks", stack.id, "precisions", f"unknown precision {p!r}"
+            if stack.supersedes is not None and stack.supersedes not in self.stacks:
+                yield "stacks", stack.id, "supersedes", f"unknown stack {stack.supersedes!r}"
+        for m in self.measurements:
+            refs = (
+                ("model", m.model, self.models),
+                ("gpu", m.gpu, self.gpus),
+                ("precision", m.precision, self.precisions),
+                ("stack", m.stack, self.stacks),
+            )
+            for fname, value, table in refs:
+                if value not in table:
+                    yield "measurements", m.id, fname, f"unknown {fname} {value!r}"
+            for g in m.applies_to_gpus:
+                if g not in self.gpus:
+                    yield "measurements", m.id, "applies_to_gpus", f"unknown gpu {g!r}"
+
+    def stacks_for(
+        self, *, model: str, gpu: str, precision: str, as_of: dt.date | None
+    ) -> list[Stack]:
+        """Stacks that serve this deployment and were released by ``as_of`` (None: all)."""
+        return [
+            s
+            for s in self.stacks
+            if s.serves(model=model, gpu=gpu, precision=precision)
+            and (as_of is None or s.released <= as_of)
+        ]
+
+    def measurements_for(
+        self, *, model: str, gpu: str, gpus: int, precision: str, stack: str
+    ) -> list[Measurement]:
+        """Calibration measurements of exactly this deployment (holdouts never leak in)."""
+        return [
+            m
+            for m in self.measurements
+            if m.role == "calibration"
+            and m.model == model
+            and m.runs_as(gpu)
+            and m.gpus == gpus
+            and m.precision == precision
+            and m.stack == stack
+        ]

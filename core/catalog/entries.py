@@ -1,0 +1,271 @@
+"""The catalog's nouns: frozen records with their units in their field names.
+
+Every record carries where its figures came from. Unknown fields are rejected,
+which is how a unit slip (``hbm_bandwidth_gb_per_s`` where TB/s is expected) is
+caught at load time instead of silently read as zero.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from core.units import SECONDS_PER_HOUR, TOKENS_PER_MILLION
+
+ComputeClass = Literal["bf16", "fp8", "fp4"]
+"""Tensor-core throughput classes a GPU datasheet quotes dense TFLOPS for."""
+
+COMPUTE_FALLBACK: dict[str, tuple[ComputeClass, ...]] = {
+    "fp4": ("fp4", "fp8", "bf16"),
+    "fp8": ("fp8", "bf16"),
+    "bf16": ("bf16",),
+}
+"""A GPU without native FP4 still runs MXFP4 weights, dequantised to the next class."""
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Source(Record):
+    title: str = Field(min_length=3)
+    url: str | None = None
+    date: dt.date
+
+
+class Precision(Record):
+    """A weight format: how many bits a parameter costs and which units compute it."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    bits_per_weight: float = Field(gt=0, le=32)
+    compute: ComputeClass
+    notes: str = ""
+
+
+class Gpu(Record):
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    vendor: str
+    hbm_gb: float = Field(gt=0)
+    hbm_usable_gb: float = Field(gt=0)
+    hbm_bandwidth_tb_per_s: float = Field(gt=0)
+    dense_tflops: dict[ComputeClass, float]
+    scale_up_domain_gpus: int = Field(ge=1)
+    scale_up_bandwidth_gb_per_s: float = Field(gt=0)
+    usd_per_gpu_hour: float = Field(gt=0)
+    price_source: Source
+    sources: tuple[Source, ...] = Field(min_length=1)
+    notes: str = ""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Gpu:
+        if self.hbm_usable_gb > self.hbm_gb:
+            raise ValueError("hbm_usable_gb cannot exceed hbm_gb")
+        if "bf16" not in self.dense_tflops:
+            raise ValueError("dense_tflops needs at least bf16")
+        if any(v <= 0 for v in self.dense_tflops.values()):
+            raise ValueError("dense_tflops values must be positive")
+        return self
+
+    def tflops_for(self, compute: ComputeClass) -> float:
+        """Dense TFLOPS for a precision class, falling back to the next one the GPU has."""
+        for cls in COMPUTE_FALLBACK[compute]:
+            if cls in self.dense_tflops:
+                return self.dense_tflops[cls]
+        return self.dense_tflops["bf16"]
+
+
+class Model(Record):
+    """An open-weights LLM as the decode roofline sees it.
+
+    ``routed_expert_params_b`` is the part of the weights a token reads only when
+    its router picks that expert; everything else is read on every step.
+    """
+
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    vendor: str
+    total_params_b: float = Field(gt=0)
+    active_params_b: float = Field(gt=0)
+    routed_expert_params_b: float = Field(ge=0, default=0)
+    routed_expert_weight_fraction: float | None = Field(default=None, gt=0, lt=1)
+    layers: int = Field(ge=1)
+    experts: int = Field(ge=0, default=0)
+    experts_per_token: int = Field(ge=0, default=0)
+    shared_experts: int = Field(ge=0, default=0)
+    attention: Literal["mha", "gqa", "mla", "kda-mla-hybrid", "sliding-gqa"]
+    kv_layers: int = Field(ge=0)
+    kv_heads: int | None = Field(default=None, ge=1)
+    kv_bytes_per_token: float = Field(ge=0)
+    kv_precision: Literal["bf16", "fp8"]
+    state_bytes_per_sequence: float = Field(ge=0, default=0)
+    native_precisions: tuple[str, ...] = Field(min_length=1)
+    checkpoint_gb: dict[str, float] = {}
+    context_window_tokens: int = Field(ge=1)
+    thinking: Literal["none", "optional", "mandatory"]
+    reasoning_tokens_default: int = Field(ge=0)
+    hosted_api: dict[str, float] = {}
+    estimated_fields: tuple[str, ...] = ()
+    estimate_notes: str = ""
+    sources: tuple[Source, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Model:
+        if self.active_params_b > self.total_params_b:
+            raise ValueError("active_params_b cannot exceed total_params_b")
+        if self.routed_expert_params_b > self.total_params_b:
+            raise ValueError("routed_expert_params_b cannot exceed total_params_b")
+        if self.experts_per_token > self.experts:
+            raise ValueError("experts_per_token cannot exceed experts")
+        if (self.experts == 0) != (self.routed_expert_params_b == 0):
+            raise ValueError("a MoE model needs both experts and routed_expert_params_b")
+        unknown = set(self.estimated_fields) - set(type(self).model_fields)
+        if unknown:
+            raise ValueError(f"estimated_fields names unknown fields {sorted(unknown)}")
+        if any(v <= 0 for v in self.checkpoint_gb.values()):
+            raise ValueError("checkpoint_gb values must be positive")
+        unknown_api = set(self.hosted_api) - {
+            "usd_per_million_input",
+            "usd_per_million_output",
+            "usd_per_million_cached_input",
+        }
+        if unknown_api:
+            raise ValueError(f"hosted_api has unknown keys {sorted(unknown_api)}")
+        return self
+
+    @property
+    def is_moe(self) -> bool:
+        return self.experts > 0
+
+    @property
+    def routed_weight_fraction(self) -> float:
+        """Share of checkpoint bytes in routed experts.
+
+        Published when known (dense parts are often kept at higher precision than the
+        experts, so bytes and parameters split differently); else the parameter share.
+        """
+        if self.routed_expert_weight_fraction is not None:
+            return self.routed_expert_weight_fraction
+        return self.routed_expert_params_b / self.total_params_b
+
+
+class Stack(Record):
+    """A serving stack (engine + version + code path) as of its release date."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    engine: str
+    released: dt.date
+    models: tuple[str, ...] = ()
+    gpus: tuple[str, ...] = ()
+    precisions: tuple[str, ...] = ()
+    supersedes: str | None = None
+    parallelism: Literal["tensor", "expert", "layer_split"] = "tensor"
+    description: str = ""
+    caveats: tuple[str, ...] = ()
+    sources: tuple[Source, ...] = Field(min_length=1)
+
+    def serves(self, *, model: str, gpu: str, precision: str) -> bool:
+        return (
+            (not self.models or model in self.models)
+            and (not self.gpus or gpu in self.gpus)
+            and (not self.precisions or precision in self.precisions)
+        )
+
+
+class Measurement(Record):
+    """One published benchmark figure, as reported, with what it ran on.
+
+    A figure published as $/M tokens at a stated hourly price is kept as reported
+    and converted to tokens/s here, so the engine reproduces the quoted number
+    exactly when asked the same question.
+    """
+
+    id: str
+    model: str
+    gpu: str
+    gpus: int = Field(ge=1)
+    precision: str
+    stack: str
+    concurrency: int = Field(ge=1)
+    phase: Literal["decode", "end_to_end"]
+    input_tokens: int | None = Field(default=None, ge=0)
+    output_tokens: int | None = Field(default=None, ge=1)
+    context_tokens: int | None = Field(default=None, ge=0)
+    spec_decode_acceptance: float = Field(default=1.0, ge=1.0)
+    kv_offload: Literal["none", "host_dram"] = "none"
+    output_tokens_per_s: float | None = Field(default=None, gt=0)
+    usd_per_million_output_tokens: float | None = Field(default=None, gt=0)
+    at_usd_per_gpu_hour: float | None = Field(default=None, gt=0)
+    ttft_s: tuple[float, float] | None = None
+    applies_to_gpus: tuple[str, ...] = ()
+    role: Literal["calibration", "holdout"] = "calibration"
+    date: dt.date
+    source: Source
+    caveats: tuple[str, ...] = ()
+    notes: str = ""
+
+    @model_validator(mode="after")
+    def _one_figure(self) -> Measurement:
+        by_cost = self.usd_per_million_output_tokens is not None
+        if by_cost != (self.at_usd_per_gpu_hour is not None):
+            raise ValueError(
+                "usd_per_million_output_tokens needs at_usd_per_gpu_hour (the price it assumed)"
+            )
+        if by_cost == (self.output_tokens_per_s is not None):
+            raise ValueError(
+                "give exactly one of output_tokens_per_s or usd_per_million_output_tokens"
+            )
+        if self.ttft_s is not None and not 0 < self.ttft_s[0] <= self.ttft_s[1]:
+            raise ValueError("ttft_s is [low, high] seconds with 0 < low <= high")
+        return self
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Aggregate output tokens/s of the deployment, derived when quoted as $/M."""
+        if self.output_tokens_per_s is not None:
+            return self.output_tokens_per_s
+        assert self.usd_per_million_output_tokens and self.at_usd_per_gpu_hour
+        usd_per_hour = self.gpus * self.at_usd_per_gpu_hour
+        return (
+            usd_per_hour / self.usd_per_million_output_tokens * TOKENS_PER_MILLION
+        ) / SECONDS_PER_HOUR
+
+    def runs_as(self, gpu: str) -> bool:
+        """True for the GPU it ran on and for the GPUs it stands in for (with caveats)."""
+        return gpu == self.gpu or gpu in self.applies_to_gpus
+
+
+class Prior(Record):
+    """A calibration parameter's starting belief: a value and how far to trust it."""
+
+    value: float = Field(gt=0)
+    log_sigma: float = Field(gt=0)
+
+
+class EngineConstants(Record):
+    """The roofline's fixed assumptions and its calibration priors, with their reasons.
+
+    Kept as data so that every number the engine uses has a stated source; code
+    holds only the formulas.
+    """
+
+    per_layer_step_overhead_us: Prior
+    bandwidth_efficiency: Prior
+    compute_efficiency: Prior
+    measurement_log_sigma: float = Field(gt=0)
+    prefill_efficiency: float = Field(gt=0, le=1)
+    scheduling_overhead_s: float = Field(ge=0)
+    runtime_reserve_fraction: float = Field(ge=0, lt=1)
+    default_context_tokens: int = Field(ge=1)
+    error_band_quantile: float = Field(gt=0.5, lt=1)
+    error_band_floor: float = Field(ge=0, lt=1)
+    rationale: str
+    sources: tuple[Source, ...] = Field(min_length=1)

@@ -1,0 +1,143 @@
+"""Reading the catalog's YAML files into validated records.
+
+A broken file must fail loudly and precisely: the message names the file, the
+entry and the field, so whoever edited it can fix it without reading code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from core.catalog.catalog import Catalog
+from core.catalog.entries import EngineConstants, Gpu, Measurement, Model, Precision, Stack
+from core.errors import CatalogError
+
+R = TypeVar("R", bound=BaseModel)
+
+SECTIONS: dict[str, type[BaseModel]] = {
+    "precisions": Precision,
+    "gpus": Gpu,
+    "models": Model,
+    "stacks": Stack,
+    "measurements": Measurement,
+    "engine": EngineConstants,
+}
+SINGLETONS = {"engine"}
+"""Sections holding one mapping rather than a list of entries."""
+
+
+def packaged_files() -> list[Path]:
+    """The data files shipped inside the package, in a stable order."""
+    data = resources.files("core") / "data"
+    return sorted(Path(str(p)) for p in data.iterdir() if p.name.endswith(".yaml"))
+
+
+def load_catalog(files: Iterable[Path] | None = None) -> Catalog:
+    """Load and cross-check the packaged catalog (or the given files)."""
+    sections: dict[str, list[tuple[str, BaseModel]]] = {k: [] for k in SECTIONS}
+    for path in packaged_files() if files is None else files:
+        for section, record in _read_file(Path(path)):
+            sections[section].append((path.name, record))
+    return _assemble(sections)
+
+
+def _read_file(path: Path) -> list[tuple[str, BaseModel]]:
+    name = path.name
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise CatalogError(f"not valid YAML ({exc})", file=name, entry=None, field=None) from exc
+    except OSError as exc:
+        raise CatalogError(
+            f"cannot read ({exc.strerror})", file=name, entry=None, field=None
+        ) from exc
+    if not isinstance(document, Mapping):
+        raise CatalogError(
+            f"expected a mapping with sections {sorted(SECTIONS)}",
+            file=name,
+            entry=None,
+            field=None,
+        )
+    out: list[tuple[str, BaseModel]] = []
+    for section, entries in document.items():
+        if section not in SECTIONS:
+            raise CatalogError(
+                f"unknown section {section!r}; expected one of {sorted(SECTIONS)}",
+                file=name,
+                entry=None,
+                field=None,
+            )
+        if section in SINGLETONS:
+            out.append((section, _validate(SECTIONS[section], entries, file=name, index=0)))
+            continue
+        if not isinstance(entries, list):
+            raise CatalogError(
+                "a section is a list of entries", file=name, entry=section, field=None
+            )
+        for index, raw in enumerate(entries):
+            out.append((section, _validate(SECTIONS[section], raw, file=name, index=index)))
+    return out
+
+
+def _validate(kind: type[R], raw: Any, *, file: str, index: int) -> R:
+    entry = str(raw.get("id", f"#{index + 1}")) if isinstance(raw, Mapping) else f"#{index + 1}"
+    if kind is EngineConstants:
+        entry = "engine"
+    try:
+        return kind.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or None
+        message = first["msg"]
+        if first["type"] == "extra_forbidden":
+            message = (
+                "unknown field (units belong in field names, e.g. hbm_bandwidth_tb_per_s; "
+                f"known fields: {', '.join(kind.model_fields)})"
+            )
+        raise CatalogError(message, file=file, entry=entry, field=field) from exc
+
+
+def _assemble(sections: dict[str, list[tuple[str, BaseModel]]]) -> Catalog:
+    tables: dict[str, dict[str, Any]] = {}
+    origin: dict[tuple[str, str], str] = {}
+    engines = sections.pop("engine")
+    if len(engines) != 1:
+        files = ", ".join(f for f, _ in engines) or "no file"
+        raise CatalogError(
+            f"exactly one engine section is needed (found in: {files})",
+            file=engines[0][0] if engines else "core/data",
+            entry="engine",
+            field=None,
+        )
+    for section, records in sections.items():
+        table: dict[str, Any] = {}
+        for file, record in records:
+            rid = getattr(record, "id")  # noqa: B009 - every section's record has an id
+            if rid in table:
+                raise CatalogError(
+                    f"duplicate id (first defined in {origin[(section, rid)]})",
+                    file=file,
+                    entry=rid,
+                    field="id",
+                )
+            table[rid] = record
+            origin[(section, rid)] = file
+        tables[section] = table
+    catalog = Catalog(
+        engine=engines[0][1],  # type: ignore[arg-type]
+        precisions=tables["precisions"],
+        gpus=tables["gpus"],
+        models=tables["models"],
+        stacks=tables["stacks"],
+        measurements=tables["measurements"],
+    )
+    for problem in catalog.dangling_references():
+        section, rid, field, message = problem
+        raise CatalogError(message, file=origin[(section, rid)], entry=rid, field=field)
+    return catalog

@@ -1,0 +1,112 @@
+"""The public contract: what a question looks like and what an answer carries.
+
+Field names are snake_case with units in the name, as DESIGN.md fixes them;
+programs read ``leasewise estimate --json`` by these names.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Basis = Literal["measured", "interpolated", "estimated"]
+
+
+class Scenario(BaseModel):
+    """One deployment under one lease, as a sales engineer describes it.
+
+    Optional fields left out are filled from the catalog (precision, stack, price)
+    and reported back as assumptions, never silently.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str = Field(min_length=1)
+    gpu: str = Field(min_length=1)
+    gpus: int | None = Field(default=None, ge=1, le=4096)
+    precision: str | None = None
+    stack: str | None = None
+    as_of: dt.date | None = None
+    concurrency: int = Field(default=1, ge=1, le=100_000)
+    input_tokens: int | None = Field(default=None, ge=0, le=10_000_000)
+    output_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
+    reasoning_tokens: int | None = Field(default=None, ge=0, le=10_000_000)
+    context_tokens: int | None = Field(default=None, ge=1, le=100_000_000)
+    spec_decode_acceptance: float | None = Field(default=None, ge=1.0, le=16.0)
+    price_per_gpu_hour: float | None = Field(default=None, gt=0, le=1000)
+    utilization: float = Field(default=1.0, gt=0, le=1)
+    api_price_per_million_output: float | None = Field(default=None, gt=0)
+    api_price_per_million_input: float | None = Field(default=None, ge=0)
+    term_months: int | None = Field(default=None, ge=1, le=120)
+
+    @model_validator(mode="after")
+    def _api_input_needs_output(self) -> Scenario:
+        if (
+            self.api_price_per_million_input is not None
+            and self.api_price_per_million_output is None
+        ):
+            raise ValueError(
+                "api_price_per_million_input needs api_price_per_million_output as well"
+            )
+        return self
+
+
+class SourceRef(BaseModel):
+    """Where a number came from: a catalog measurement, stack or price entry."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str
+    url: str | None = None
+    date: dt.date
+    measurement: str | None = None
+
+
+class MemoryFit(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    weights_gb: float
+    kv_and_state_gb: float
+    reserve_gb: float
+    needed_gb: float
+    available_gb: float
+    per_gpu_needed_gb: float
+    per_gpu_available_gb: float
+    fits: bool
+    min_gpus: int | None
+
+
+class Estimate(BaseModel):
+    """Throughput, latency and lease economics of one deployment, with provenance."""
+
+    model_config = ConfigDict(frozen=True)
+
+    model: str
+    gpu: str
+    gpus: int
+    precision: str
+    stack: str
+    as_of: dt.date | None
+    concurrency: int
+    context_tokens: int
+    spec_decode_acceptance: float
+    output_tokens_per_s: float
+    per_user_tokens_per_s: float
+    ttft_s: float | None
+    price_per_gpu_hour: float
+    utilization: float
+    usd_per_hour: float
+    usd_per_month: float
+    usd_per_million_output_tokens: float
+    contract_usd: float | None
+    api_usd_per_million_output_tokens: float | None
+    breakeven_utilization: float | None
+    fits_memory: bool
+    memory: MemoryFit
+    basis: Basis
+    error_band: float
+    sources: list[SourceRef]
+    caveats: list[str]
+    assumptions: list[str]
