@@ -1,0 +1,310 @@
+"""Answering one Scenario: resolve names and defaults, then throughput, memory and cost.
+
+Whatever the user left out is filled from the catalog and said back as an
+assumption; whatever the answer rests on travels with it as sources and caveats.
+"""
+
+from __future__ import annotations
+
+from core import cost
+from core.catalog import Gpu, Measurement, Model, Precision, Stack
+from core.errors import InputError
+from core.perf.engine import PerfEngine, PerfQuery, Throughput
+from core.perf.memory import memory_fit, min_gpus
+from core.perf.roofline import Hardware, max_context_tokens, mean_context_tokens
+from core.scenario import Estimate, Scenario, SourceRef
+
+SPEC_DECODE_CAVEAT = (
+    "assumes a fixed speculative-decoding acceptance of {a:g} tokens per step; real traffic "
+    "often accepts far less (1.18-1.68 on agentic traces, where speculation cost 20-63% of "
+    "throughput)"
+)
+
+
+def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
+    catalog = engine.catalog
+    assumptions: list[str] = []
+    model = catalog.models.get(scenario.model, field_name="model")
+    gpu = catalog.gpus.get(scenario.gpu, field_name="gpu")
+    precision = _precision(scenario, model, engine, assumptions)
+    decoded = _decoded_tokens(scenario, model, assumptions)
+    mean_ctx = mean_context_tokens(
+        context_tokens=scenario.context_tokens,
+        input_tokens=scenario.input_tokens,
+        output_tokens=decoded,
+        default=catalog.engine.default_context_tokens,
+    )
+    if scenario.context_tokens is None and scenario.input_tokens is None and decoded is None:
+        assumptions.append(f"assumed a short chat context of {mean_ctx:,} tokens per sequence")
+    max_ctx = max_context_tokens(mean_context=mean_ctx, output_tokens=decoded)
+    if max_ctx > model.context_window_tokens:
+        raise InputError(
+            f"a context of {max_ctx:,} tokens exceeds {model.name}'s "
+            f"{model.context_window_tokens:,}-token window",
+            field="context_tokens",
+            hint=f"keep input plus output under {model.context_window_tokens:,} tokens",
+        )
+    gpus = scenario.gpus or _smallest_fit(
+        engine, model, gpu, precision, scenario, max_ctx, assumptions
+    )
+
+    def query(stack: Stack, acceptance: float | None) -> PerfQuery:
+        q = PerfQuery(
+            model=model.id,
+            gpu=gpu.id,
+            gpus=gpus,
+            precision=precision.id,
+            stack=stack.id,
+            concurrency=scenario.concurrency,
+            context_tokens=scenario.context_tokens,
+            input_tokens=scenario.input_tokens if decoded is not None else None,
+            output_tokens=decoded if scenario.input_tokens is not None else None,
+        )
+        a = acceptance if acceptance is not None else engine.default_acceptance(q)
+        return PerfQuery(**{**q.__dict__, "spec_decode_acceptance": a})
+
+    candidates = _stacks(scenario, engine, model, gpu, precision)
+    answers = [(s, query(s, scenario.spec_decode_acceptance)) for s in candidates]
+    scored = [(s, q, engine.throughput(q)) for s, q in answers]
+    stack, q, perf = max(scored, key=lambda sqt: sqt[2].output_tokens_per_s)
+    if scenario.stack is None:
+        when = f"as of {scenario.as_of}" if scenario.as_of else "in the catalog"
+        assumptions.append(f"served with {stack.name}, the fastest stack known {when}")
+    if scenario.spec_decode_acceptance is None and q.spec_decode_acceptance > 1:
+        assumptions.append(
+            f"speculative-decoding acceptance {q.spec_decode_acceptance:g}, "
+            "as the measurement assumed"
+        )
+
+    price = scenario.price_per_gpu_hour
+    if price is None:
+        price = gpu.usd_per_gpu_hour
+        assumptions.append(
+            f"assumed ${price:.2f}/GPU-hour for {gpu.name} ({gpu.price_source.title}, "
+            f"{gpu.price_source.date:%Y-%m})"
+        )
+    hourly = cost.usd_per_hour(gpus=gpus, price_per_gpu_hour=price)
+    monthly = cost.usd_per_month(hourly)
+    api_per_m = None
+    breakeven = None
+    if scenario.api_price_per_million_output is not None:
+        api_per_m = cost.api_usd_per_million_output_tokens(
+            usd_per_million_output=scenario.api_price_per_million_output,
+            usd_per_million_input=scenario.api_price_per_million_input,
+            input_tokens=scenario.input_tokens,
+            output_tokens=decoded,
+        )
+        breakeven = cost.breakeven_utilization(
+            hourly_usd=hourly, tokens_per_s=perf.output_tokens_per_s, api_usd_per_million=api_per_m
+        )
+
+    hw = engine.hardware(q)
+    fit = memory_fit(
+        hw,
+        concurrency=scenario.concurrency,
+        max_context_tokens=max_ctx,
+        reserve_fraction=catalog.engine.runtime_reserve_fraction,
+    )
+    return Estimate(
+        model=model.id,
+        gpu=gpu.id,
+        gpus=gpus,
+        precision=precision.id,
+        stack=stack.id,
+        as_of=scenario.as_of,
+        concurrency=scenario.concurrency,
+        context_tokens=mean_ctx,
+        spec_decode_acceptance=q.spec_decode_acceptance,
+        output_tokens_per_s=round(perf.output_tokens_per_s, 3),
+        per_user_tokens_per_s=round(perf.per_user_tokens_per_s, 3),
+        ttft_s=None if perf.ttft_s is None else round(perf.ttft_s, 3),
+        price_per_gpu_hour=price,
+        utilization=scenario.utilization,
+        usd_per_hour=round(hourly, 4),
+        usd_per_month=round(monthly, 2),
+        usd_per_million_output_tokens=round(
+            cost.usd_per_million_output_tokens(
+                hourly_usd=hourly,
+                tokens_per_s=perf.output_tokens_per_s,
+                utilization=scenario.utilization,
+            ),
+            4,
+        ),
+        contract_usd=None
+        if scenario.term_months is None
+        else round(cost.contract_usd(monthly_usd=monthly, term_months=scenario.term_months), 2),
+        api_usd_per_million_output_tokens=None if api_per_m is None else round(api_per_m, 4),
+        breakeven_utilization=None if breakeven is None else round(breakeven, 4),
+        fits_memory=fit.fits,
+        memory=fit,
+        basis=perf.basis,
+        error_band=round(perf.error_band, 4),
+        sources=_sources(perf, gpu, price_defaulted=scenario.price_per_gpu_hour is None),
+        caveats=_caveats(perf, stack, q, model, gpu, fit.fits, fit.min_gpus, gpus),
+        assumptions=assumptions,
+    )
+
+
+def _precision(
+    scenario: Scenario, model: Model, engine: PerfEngine, assumptions: list[str]
+) -> Precision:
+    if scenario.precision is not None:
+        return engine.catalog.precisions.get(scenario.precision, field_name="precision")
+    native = engine.catalog.precisions.entries[model.native_precisions[0]]
+    assumptions.append(f"assumed {model.name}'s native precision, {native.name}")
+    return native
+
+
+def _decoded_tokens(scenario: Scenario, model: Model, assumptions: list[str]) -> int | None:
+    """Tokens decoded per request: visible output plus reasoning (billed as output)."""
+    if scenario.output_tokens is None:
+        return None
+    reasoning = scenario.reasoning_tokens
+    if reasoning is None:
+        reasoning = model.reasoning_tokens_default if model.thinking == "mandatory" else 0
+        if reasoning:
+            assumptions.append(
+                f"assumed {reasoning:,} reasoning tokens per request ({model.name} always thinks; "
+                "set reasoning_tokens to override)"
+            )
+    return scenario.output_tokens + reasoning
+
+
+def _smallest_fit(
+    engine: PerfEngine,
+    model: Model,
+    gpu: Gpu,
+    precision: Precision,
+    scenario: Scenario,
+    max_ctx: int,
+    assumptions: list[str],
+) -> int:
+    hw = Hardware(
+        model=model,
+        gpu=gpu,
+        gpus=1,
+        precision=precision,
+        parallelism="tensor",
+        prefill_efficiency=engine.catalog.engine.prefill_efficiency,
+    )
+    n = min_gpus(
+        hw,
+        concurrency=scenario.concurrency,
+        max_context_tokens=max_ctx,
+        reserve_fraction=engine.catalog.engine.runtime_reserve_fraction,
+    )
+    if n is None:
+        raise InputError(
+            f"{model.name} with {scenario.concurrency} sequences of {max_ctx:,} tokens "
+            "does not fit "
+            f"on any number of {gpu.name}s",
+            field="concurrency",
+            hint="lower concurrency or context_tokens, e.g. concurrency=16",
+        )
+    assumptions.append(f"assumed the smallest {gpu.name} count that holds the model: {n}")
+    return n
+
+
+def _stacks(
+    scenario: Scenario, engine: PerfEngine, model: Model, gpu: Gpu, precision: Precision
+) -> list[Stack]:
+    catalog = engine.catalog
+    serving = catalog.stacks_for(model=model.id, gpu=gpu.id, precision=precision.id, as_of=None)
+    if scenario.stack is not None:
+        stack = catalog.stacks.get(scenario.stack, field_name="stack")
+        if stack not in serving:
+            raise InputError(
+                f"{stack.name} does not serve {model.name} at {precision.name} on {gpu.name}",
+                field="stack",
+                hint=f"try one of: {', '.join(s.id for s in serving) or 'none known'}",
+            )
+        if scenario.as_of is not None and stack.released > scenario.as_of:
+            raise InputError(
+                f"{stack.name} was released {stack.released}, after as_of {scenario.as_of}",
+                field="as_of",
+                hint=f"use as_of={stack.released} or later, or leave stack out",
+            )
+        return [stack]
+    known = [s for s in serving if scenario.as_of is None or s.released <= scenario.as_of]
+    if not known:
+        when = f" as of {scenario.as_of}" if scenario.as_of else ""
+        raise InputError(
+            f"no serving stack known for {model.name} at {precision.name} on {gpu.name}{when}",
+            field="precision" if not serving else "as_of",
+            hint=_stack_hint(serving, model),
+        )
+    return _credible(known, engine, model)
+
+
+def _credible(known: list[Stack], engine: PerfEngine, model: Model) -> list[Stack]:
+    """Stacks worth comparing: none that a newer candidate supersedes, and, when any
+    stack has been measured serving this model, only those (a generic stack's
+    roofline is no match for a measurement)."""
+    superseded = {s.supersedes for s in known}
+    current = [s for s in known if s.id not in superseded]
+    measured_on = {m.stack for m in engine.catalog.measurements if m.model == model.id}
+    proven = [s for s in current if s.id in measured_on]
+    return proven or current
+
+
+def _stack_hint(serving: list[Stack], model: Model) -> str:
+    if serving:
+        first = min(s.released for s in serving)
+        return f"the earliest stack for this deployment was released {first}; use as_of={first}"
+    return f"try {model.name}'s native precision: precision={model.native_precisions[0]}"
+
+
+def _sources(perf: Throughput, gpu: Gpu, *, price_defaulted: bool) -> list[SourceRef]:
+    refs: list[SourceRef] = []
+    seen: set[tuple[str, str | None]] = set()
+    for m in perf.measurements:
+        ref = SourceRef(
+            title=m.source.title, url=m.source.url, date=m.source.date, measurement=m.id
+        )
+        refs.append(ref)
+        seen.add((m.source.title, m.id))
+    if price_defaulted:
+        p = gpu.price_source
+        refs.append(SourceRef(title=p.title, url=p.url, date=p.date))
+    return refs
+
+
+def _caveats(
+    perf: Throughput,
+    stack: Stack,
+    q: PerfQuery,
+    model: Model,
+    gpu: Gpu,
+    fits: bool,
+    smallest: int | None,
+    gpus: int,
+) -> list[str]:
+    caveats = list(perf.caveats)
+    if perf.method in ("anchored", "model"):
+        caveats.extend(c for c in stack.caveats if c not in caveats)
+    if perf.method == "model":
+        caveats.append(
+            f"estimated by the roofline fitted to {stack.name}'s measurements; "
+            "no measurement of this deployment"
+        )
+    elif perf.method == "anchored":
+        caveats.append(_anchor_caveat(perf.measurements[0], q))
+    if q.spec_decode_acceptance > 1:
+        caveats.append(SPEC_DECODE_CAVEAT.format(a=q.spec_decode_acceptance))
+    if q.input_tokens is None:
+        caveats.append("decode only: prefill not included (give input_tokens and output_tokens)")
+    if model.estimated_fields and perf.method != "measured":
+        caveats.append(
+            f"{model.name} architecture partly estimated: {', '.join(model.estimated_fields)}"
+        )
+    if not fits:
+        need = f"at least {smallest}" if smallest else "no count of"
+        caveats.append(f"does not fit in memory on {gpus} {gpu.name}s; {need} {gpu.name}s needed")
+    return caveats
+
+
+def _anchor_caveat(anchor: Measurement, q: PerfQuery) -> str:
+    return (
+        f"scaled by the roofline from the measurement at concurrency {anchor.concurrency} "
+        f"({anchor.id}); concurrency {q.concurrency} was not measured"
+    )

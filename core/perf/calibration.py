@@ -1,0 +1,157 @@
+"""Fitting the roofline's three parameters per serving stack from measurements.
+
+Two stages, so a stack with one measurement still gets a sensible answer: a
+global fit over every calibration measurement (robust loss, priors from
+engine.yaml), then one fit per stack whose prior is the global fit. It is a
+maximum a posteriori estimate in log space: residuals are log(predicted /
+measured), priors are log-normal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import least_squares
+
+from core.catalog import Catalog, Measurement
+from core.perf.roofline import Hardware, StackParams, Workload, mean_context_tokens, tokens_per_s
+from core.units import ms_to_s
+
+# Physical limits on the parameters (log-space bounds for the optimiser): an
+# efficiency cannot exceed 1, a per-layer overhead lies between 0.1 us and 10 ms.
+_LOWER = np.log([1e-7, 0.01, 0.01])
+_UPPER = np.log([1e-2, 1.0, 1.0])
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A measurement as the roofline sees it: the hardware, the workload, the figure."""
+
+    measurement: Measurement
+    hardware: Hardware
+    workload: Workload
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.measurement.tokens_per_s
+
+
+@dataclass(frozen=True)
+class Calibration:
+    global_params: StackParams
+    per_stack: dict[str, StackParams]
+
+    def params_for(self, stack: str) -> StackParams:
+        return self.per_stack.get(stack, self.global_params)
+
+
+def hardware_for(
+    catalog: Catalog, *, model: str, gpu: str, gpus: int, precision: str, stack: str
+) -> Hardware:
+    return Hardware(
+        model=catalog.models.entries[model],
+        gpu=catalog.gpus.entries[gpu],
+        gpus=gpus,
+        precision=catalog.precisions.entries[precision],
+        parallelism=catalog.stacks.entries[stack].parallelism,
+        prefill_efficiency=catalog.engine.prefill_efficiency,
+    )
+
+
+def observe(catalog: Catalog, m: Measurement) -> Observation:
+    e2e = m.phase == "end_to_end"
+    inp = m.input_tokens if e2e else None
+    out = m.output_tokens if e2e else None
+    workload = Workload(
+        concurrency=m.concurrency,
+        context_tokens=mean_context_tokens(
+            context_tokens=m.context_tokens,
+            input_tokens=m.input_tokens,
+            output_tokens=m.output_tokens,
+            default=catalog.engine.default_context_tokens,
+        ),
+        spec_decode_acceptance=m.spec_decode_acceptance,
+        input_tokens=inp if out is not None else None,
+        output_tokens=out if inp is not None else None,
+    )
+    hw = hardware_for(
+        catalog, model=m.model, gpu=m.gpu, gpus=m.gpus, precision=m.precision, stack=m.stack
+    )
+    return Observation(measurement=m, hardware=hw, workload=workload)
+
+
+def _params(x: Sequence[float] | np.ndarray) -> StackParams:
+    return StackParams(
+        per_layer_step_overhead_s=math.exp(x[0]),
+        bandwidth_efficiency=math.exp(x[1]),
+        compute_efficiency=math.exp(x[2]),
+    )
+
+
+def fit(
+    observations: Sequence[Observation],
+    *,
+    prior: StackParams,
+    log_sigma: tuple[float, float, float],
+    measurement_log_sigma: float,
+    robust: bool = False,
+) -> StackParams:
+    """MAP fit of one parameter set; with no observations it returns the prior."""
+    x0 = np.log(prior.as_vector())
+    if not observations:
+        return prior
+    targets = np.log([o.tokens_per_s for o in observations])
+    sigma = np.asarray(log_sigma)
+
+    def residuals(x: np.ndarray) -> np.ndarray:
+        p = _params(x)
+        predicted = np.log([tokens_per_s(o.hardware, o.workload, p) for o in observations])
+        return np.concatenate([(predicted - targets) / measurement_log_sigma, (x - x0) / sigma])
+
+    start = np.clip(x0, _LOWER + 1e-9, _UPPER - 1e-9)
+    result = least_squares(
+        residuals,
+        start,
+        bounds=(_LOWER, _UPPER),
+        loss="soft_l1" if robust else "linear",
+        f_scale=3.0,
+    )
+    return _params(result.x)
+
+
+def calibrate(catalog: Catalog, *, exclude: Iterable[str] = ()) -> Calibration:
+    """Fit the global and per-stack parameters, leaving out measurements by id."""
+    left_out = set(exclude)
+    engine = catalog.engine
+    observations = [
+        observe(catalog, m)
+        for m in catalog.measurements
+        if m.role == "calibration" and m.id not in left_out
+    ]
+    prior = StackParams(
+        per_layer_step_overhead_s=ms_to_s(engine.per_layer_step_overhead_us.value / 1000),
+        bandwidth_efficiency=engine.bandwidth_efficiency.value,
+        compute_efficiency=engine.compute_efficiency.value,
+    )
+    sigma = (
+        engine.per_layer_step_overhead_us.log_sigma,
+        engine.bandwidth_efficiency.log_sigma,
+        engine.compute_efficiency.log_sigma,
+    )
+    noise = engine.measurement_log_sigma
+    global_params = fit(
+        observations, prior=prior, log_sigma=sigma, measurement_log_sigma=noise, robust=True
+    )
+    per_stack = {
+        stack.id: fit(
+            [o for o in observations if o.measurement.stack == stack.id],
+            prior=global_params,
+            log_sigma=sigma,
+            measurement_log_sigma=noise,
+        )
+        for stack in catalog.stacks
+    }
+    return Calibration(global_params=global_params, per_stack=per_stack)

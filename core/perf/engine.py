@@ -1,0 +1,229 @@
+"""Throughput of one replica with provenance: measured > interpolated > estimated.
+
+The cascade, in order of trust:
+
+1. ``measured``: a calibration measurement of this deployment under the same
+   conditions and concurrency: returned as published, to the last digit.
+2. ``interpolated``: between two measured concurrencies of the same deployment
+   and conditions, a power law in concurrency (straight in log-log), which keeps
+   aggregate tokens/s rising and per-user tokens/s falling as the batch grows.
+3. ``estimated`` from an anchor: the deployment was measured, but not like this
+   (another concurrency, context, acceptance or prompt length). The nearest
+   measurement is scaled by the roofline's ratio between the two conditions.
+4. ``estimated`` from the roofline alone, with the stack's fitted parameters,
+   transferred to this GPU by its bandwidth and FLOPS.
+
+Each estimate carries the error band leave-one-out validation found for its kind.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from core.catalog import Catalog, Measurement
+from core.perf.calibration import Calibration, hardware_for, observe
+from core.perf.roofline import (
+    Hardware,
+    StackParams,
+    Workload,
+    decode_tokens_per_s,
+    log_distance,
+    mean_context_tokens,
+    prefill_share,
+    tokens_per_s,
+    ttft_s,
+)
+from core.scenario import Basis
+
+Method = str  # "measured" | "interpolated" | "anchored" | "model"
+
+
+@dataclass(frozen=True)
+class PerfQuery:
+    """A fully resolved question about one replica (names are catalog ids)."""
+
+    model: str
+    gpu: str
+    gpus: int
+    precision: str
+    stack: str
+    concurrency: int
+    spec_decode_acceptance: float = 1.0
+    context_tokens: int | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class ErrorBands:
+    """Fractional error bands by method, from leave-one-out validation."""
+
+    interpolated: float
+    anchored: float
+    model: float
+
+    def for_method(self, method: Method) -> float:
+        return {"measured": 0.0, "interpolated": self.interpolated, "anchored": self.anchored}.get(
+            method, self.model
+        )
+
+
+@dataclass(frozen=True)
+class Throughput:
+    output_tokens_per_s: float
+    per_user_tokens_per_s: float
+    ttft_s: float | None
+    basis: Basis
+    method: Method
+    error_band: float
+    measurements: tuple[Measurement, ...]
+    caveats: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class PerfEngine:
+    catalog: Catalog
+    calibration: Calibration
+    bands: ErrorBands
+    excluded: frozenset[str] = frozenset()
+
+    def deployment_measurements(self, q: PerfQuery) -> list[Measurement]:
+        return [
+            m
+            for m in self.catalog.measurements_for(
+                model=q.model, gpu=q.gpu, gpus=q.gpus, precision=q.precision, stack=q.stack
+            )
+            if m.id not in self.excluded and m.kv_offload == "none"
+        ]
+
+    def default_acceptance(self, q: PerfQuery) -> float:
+        """The speculative-decoding acceptance a measurement at this concurrency assumed, else 1."""
+        for m in self.deployment_measurements(q):
+            if m.concurrency == q.concurrency:
+                return m.spec_decode_acceptance
+        return 1.0
+
+    def hardware(self, q: PerfQuery) -> Hardware:
+        return hardware_for(
+            self.catalog,
+            model=q.model,
+            gpu=q.gpu,
+            gpus=q.gpus,
+            precision=q.precision,
+            stack=q.stack,
+        )
+
+    def workload(self, q: PerfQuery) -> Workload:
+        e2e = q.input_tokens is not None and q.output_tokens is not None
+        return Workload(
+            concurrency=q.concurrency,
+            context_tokens=mean_context_tokens(
+                context_tokens=q.context_tokens,
+                input_tokens=q.input_tokens,
+                output_tokens=q.output_tokens,
+                default=self.catalog.engine.default_context_tokens,
+            ),
+            spec_decode_acceptance=q.spec_decode_acceptance,
+            input_tokens=q.input_tokens if e2e else None,
+            output_tokens=q.output_tokens if e2e else None,
+        )
+
+    def throughput(self, q: PerfQuery) -> Throughput:
+        hw, wl = self.hardware(q), self.workload(q)
+        params = self.calibration.params_for(q.stack)
+        pool = self.deployment_measurements(q)
+        alike = sorted((m for m in pool if _same_conditions(m, q)), key=lambda m: m.concurrency)
+
+        exact = [m for m in alike if m.concurrency == q.concurrency]
+        if exact:
+            m = exact[0]
+            ttft = sum(m.ttft_s) / 2 if m.ttft_s else self._ttft(hw, wl, q)
+            return self._result(m.tokens_per_s, q, ttft, "measured", (m,))
+
+        below = [m for m in alike if m.concurrency < q.concurrency]
+        above = [m for m in alike if m.concurrency > q.concurrency]
+        if below and above:
+            lo, hi = below[-1], above[0]
+            slope = math.log(hi.tokens_per_s / lo.tokens_per_s) / math.log(
+                hi.concurrency / lo.concurrency
+            )
+            tps = lo.tokens_per_s * (q.concurrency / lo.concurrency) ** slope
+            return self._result(tps, q, self._ttft(hw, wl, q), "interpolated", (lo, hi))
+
+        if pool:
+            anchor = min(
+                pool,
+                key=lambda m: (
+                    m.spec_decode_acceptance != q.spec_decode_acceptance,
+                    not _same_conditions(m, q),
+                    log_distance(m.concurrency, q.concurrency),
+                ),
+            )
+            seen = observe(self.catalog, anchor)
+            ratio = tokens_per_s(hw, wl, params) / tokens_per_s(
+                seen.hardware, seen.workload, params
+            )
+            band = self._blend_band("anchored", hw, wl, params)
+            return self._result(
+                anchor.tokens_per_s * ratio, q, self._ttft(hw, wl, q), "anchored", (anchor,), band
+            )
+
+        fitted_on = tuple(
+            m
+            for m in self.catalog.measurements
+            if m.stack == q.stack and m.role == "calibration" and m.id not in self.excluded
+        )
+        return self._result(
+            tokens_per_s(hw, wl, params), q, self._ttft(hw, wl, q), "model", fitted_on
+        )
+
+    def _ttft(self, hw: Hardware, wl: Workload, q: PerfQuery) -> float | None:
+        if q.input_tokens is None:
+            return None
+        params = self.calibration.params_for(q.stack)
+        return ttft_s(hw, wl, params, self.catalog.engine.scheduling_overhead_s)
+
+    def _blend_band(self, method: Method, hw: Hardware, wl: Workload, params: StackParams) -> float:
+        """An anchored end-to-end estimate is only as good as its prefill share allows."""
+        share = prefill_share(hw, wl, decode_tokens_per_s(hw, wl, params))
+        return (1 - share) * self.bands.for_method(method) + share * self.bands.model
+
+    def _result(
+        self,
+        tps: float,
+        q: PerfQuery,
+        ttft: float | None,
+        method: Method,
+        rests_on: Iterable[Measurement],
+        band: float | None = None,
+    ) -> Throughput:
+        rests = tuple(rests_on)
+        caveats: list[str] = []
+        for m in rests:
+            for c in m.caveats:
+                if c not in caveats:
+                    caveats.append(c)
+        basis: Basis = "estimated" if method in ("anchored", "model") else method  # type: ignore[assignment]
+        return Throughput(
+            output_tokens_per_s=tps,
+            per_user_tokens_per_s=tps / q.concurrency,
+            ttft_s=ttft,
+            basis=basis,
+            method=method,
+            error_band=self.bands.for_method(method) if band is None else band,
+            measurements=rests,
+            caveats=tuple(caveats),
+        )
+
+
+def _same_conditions(m: Measurement, q: PerfQuery) -> bool:
+    """Whether a measurement answers the question as asked, apart from concurrency."""
+    if m.spec_decode_acceptance != q.spec_decode_acceptance:
+        return False
+    if q.context_tokens is not None and q.context_tokens != m.context_tokens:
+        return False
+    if m.phase == "decode":
+        return q.input_tokens is None
+    return (q.input_tokens, q.output_tokens) == (m.input_tokens, m.output_tokens)

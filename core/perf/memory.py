@@ -1,0 +1,90 @@
+"""Does a replica fit: weights + KV/state for the batch + the runtime's reserve, per GPU.
+
+Checked per GPU rather than in total because replicated state (MLA's latent on
+every tensor-parallel rank) makes the sum misleading: eight GPUs with room in
+total can still each run out.
+"""
+
+from __future__ import annotations
+
+import math
+
+from core.perf.roofline import Hardware, kv_shards, weight_bytes
+from core.scenario import MemoryFit
+from core.units import bytes_to_gb, gb_to_bytes
+
+MAX_GPUS_SEARCHED = 4096
+
+
+def per_gpu_need_bytes(hw: Hardware, *, concurrency: int, max_context_tokens: int) -> float:
+    model, n = hw.model, hw.gpus
+    weights = weight_bytes(model, hw.precision) / n
+    kv = concurrency * max_context_tokens * model.kv_bytes_per_token
+    state = concurrency * model.state_bytes_per_sequence / n
+    return weights + kv / kv_shards(model, n, hw.parallelism) + state
+
+
+def per_gpu_available_bytes(hw: Hardware, reserve_fraction: float) -> float:
+    return gb_to_bytes(hw.gpu.hbm_usable_gb) * (1.0 - reserve_fraction)
+
+
+def fits(
+    hw: Hardware, *, concurrency: int, max_context_tokens: int, reserve_fraction: float
+) -> bool:
+    need = per_gpu_need_bytes(hw, concurrency=concurrency, max_context_tokens=max_context_tokens)
+    return need <= per_gpu_available_bytes(hw, reserve_fraction)
+
+
+def min_gpus(
+    hw: Hardware, *, concurrency: int, max_context_tokens: int, reserve_fraction: float
+) -> int | None:
+    """Smallest GPU count that holds this batch, or None if no count does.
+
+    Starts from the weights-only bound and walks up; replicated KV can make every
+    count fail, which is reported rather than searched forever.
+    """
+    available = per_gpu_available_bytes(hw, reserve_fraction)
+    start = max(1, math.ceil(weight_bytes(hw.model, hw.precision) / available))
+    for n in range(start, MAX_GPUS_SEARCHED + 1):
+        candidate = Hardware(
+            model=hw.model,
+            gpu=hw.gpu,
+            gpus=n,
+            precision=hw.precision,
+            parallelism=hw.parallelism,
+            prefill_efficiency=hw.prefill_efficiency,
+        )
+        if fits(
+            candidate,
+            concurrency=concurrency,
+            max_context_tokens=max_context_tokens,
+            reserve_fraction=reserve_fraction,
+        ):
+            return n
+    return None
+
+
+def memory_fit(
+    hw: Hardware, *, concurrency: int, max_context_tokens: int, reserve_fraction: float
+) -> MemoryFit:
+    need = per_gpu_need_bytes(hw, concurrency=concurrency, max_context_tokens=max_context_tokens)
+    available = per_gpu_available_bytes(hw, reserve_fraction)
+    weights = weight_bytes(hw.model, hw.precision)
+    usable_total = gb_to_bytes(hw.gpu.hbm_usable_gb) * hw.gpus
+    ok = need <= available
+    return MemoryFit(
+        weights_gb=round(bytes_to_gb(weights), 1),
+        kv_and_state_gb=round(bytes_to_gb(need * hw.gpus - weights), 1),
+        reserve_gb=round(bytes_to_gb(usable_total * reserve_fraction), 1),
+        needed_gb=round(bytes_to_gb(need * hw.gpus + usable_total * reserve_fraction), 1),
+        available_gb=round(bytes_to_gb(usable_total), 1),
+        per_gpu_needed_gb=round(bytes_to_gb(need), 1),
+        per_gpu_available_gb=round(bytes_to_gb(available), 1),
+        fits=ok,
+        min_gpus=min_gpus(
+            hw,
+            concurrency=concurrency,
+            max_context_tokens=max_context_tokens,
+            reserve_fraction=reserve_fraction,
+        ),
+    )

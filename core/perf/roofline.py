@@ -1,0 +1,191 @@
+"""The MoE-aware decode roofline: a few physical terms, a few fitted parameters.
+
+A decode step reads the always-read weights, the routed experts the batch's
+tokens touch, and every sequence's KV cache and recurrent state; it pays a fixed
+per-layer cost (kernel launches, collectives) that fused paths shrink. Compute
+bounds the step from below at large batches. Prefill is compute-bound.
+
+Every function here is a formula of its arguments; figures come from the
+catalog and from the stack parameters that ``calibration`` fits.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from core.catalog import Gpu, Model, Precision
+from core.units import billions, gb_to_bytes, tb_per_s_to_bytes_per_s, tflops_to_flops
+
+Parallelism = str  # "tensor" | "expert" | "layer_split", as on catalog stacks
+
+
+@dataclass(frozen=True)
+class StackParams:
+    """What calibration fits per serving stack (see ``core.perf.calibration``)."""
+
+    per_layer_step_overhead_s: float
+    bandwidth_efficiency: float
+    compute_efficiency: float
+
+    def as_vector(self) -> tuple[float, float, float]:
+        return (self.per_layer_step_overhead_s, self.bandwidth_efficiency, self.compute_efficiency)
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """A replica: one model at one precision on ``gpus`` GPUs of one kind."""
+
+    model: Model
+    gpu: Gpu
+    gpus: int
+    precision: Precision
+    parallelism: Parallelism
+    prefill_efficiency: float
+
+
+@dataclass(frozen=True)
+class Workload:
+    """The traffic shape a replica sees.
+
+    ``context_tokens`` is the mean KV length per sequence while decoding.
+    ``input_tokens``/``output_tokens`` are per request; with ``input_tokens``
+    unset the throughput is decode-only (prefill assumed free, as in
+    phase-isolated benchmarks). ``output_tokens`` counts reasoning tokens too:
+    they are decoded like any other.
+    """
+
+    concurrency: int
+    context_tokens: int
+    spec_decode_acceptance: float = 1.0
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+    @property
+    def end_to_end(self) -> bool:
+        return self.input_tokens is not None and self.output_tokens is not None
+
+
+def weight_bytes(model: Model, precision: Precision) -> float:
+    """Checkpoint size as published where known, else parameters x bits."""
+    if precision.id in model.checkpoint_gb:
+        return gb_to_bytes(model.checkpoint_gb[precision.id])
+    return billions(model.total_params_b) * precision.bits_per_weight / 8
+
+
+def experts_touched_fraction(model: Model, tokens: int) -> float:
+    """Expected share of routed experts a step's tokens select: 1 - (1 - k/E)^tokens."""
+    if not model.is_moe:
+        return 0.0
+    miss = 1.0 - model.experts_per_token / model.experts
+    return 1.0 - miss**tokens
+
+
+def kv_shards(model: Model, gpus: int, parallelism: Parallelism) -> int:
+    """Across how many GPUs one sequence's KV is split.
+
+    MLA's latent is replicated on every tensor-parallel rank; GQA splits by KV
+    head; data-parallel attention (wide expert parallelism) and layer split each
+    keep a sequence's KV in one place, so the batch's KV spreads over all GPUs.
+    """
+    if parallelism in ("expert", "layer_split"):
+        return gpus
+    if model.kv_heads is None:
+        return 1
+    return min(gpus, model.kv_heads)
+
+
+def _bandwidth_gpus(hw: Hardware) -> int:
+    """GPUs whose bandwidth adds up for a step: all of them, unless layers run in turn."""
+    return 1 if hw.parallelism == "layer_split" else hw.gpus
+
+
+def step_bytes_per_gpu(hw: Hardware, wl: Workload) -> float:
+    """Bytes one GPU reads from HBM in one decode step."""
+    model, n = hw.model, hw.gpus
+    weights = weight_bytes(model, hw.precision)
+    routed = weights * model.routed_weight_fraction if model.is_moe else 0.0
+    touched = routed * experts_touched_fraction(model, wl.concurrency)
+    kv = wl.concurrency * wl.context_tokens * model.kv_bytes_per_token
+    state = 2 * wl.concurrency * model.state_bytes_per_sequence  # read and written back
+    if hw.parallelism == "layer_split":
+        return weights - routed + touched + kv + state
+    return (weights - routed + touched + state) / n + kv / kv_shards(model, n, hw.parallelism)
+
+
+def step_time_s(hw: Hardware, wl: Workload, params: StackParams) -> float:
+    """Seconds per decode step of the whole batch."""
+    bandwidth = tb_per_s_to_bytes_per_s(hw.gpu.hbm_bandwidth_tb_per_s) * params.bandwidth_efficiency
+    memory_s = step_bytes_per_gpu(hw, wl) / bandwidth
+    flops = 2 * billions(hw.model.active_params_b) * wl.concurrency
+    peak = tflops_to_flops(hw.gpu.tflops_for(hw.precision.compute)) * _bandwidth_gpus(hw)
+    compute_s = flops / (peak * params.compute_efficiency)
+    fixed_s = hw.model.layers * params.per_layer_step_overhead_s
+    return fixed_s + max(memory_s, compute_s)
+
+
+def prefill_time_s(hw: Hardware, input_tokens: int) -> float:
+    """Seconds of the replica's compute that one request's prompt takes."""
+    if input_tokens == 0:
+        return 0.0
+    flops = 2 * billions(hw.model.active_params_b) * input_tokens
+    peak = tflops_to_flops(hw.gpu.tflops_for(hw.precision.compute)) * _bandwidth_gpus(hw)
+    return flops / (peak * hw.prefill_efficiency)
+
+
+def decode_tokens_per_s(hw: Hardware, wl: Workload, params: StackParams) -> float:
+    """Aggregate decode tokens/s: b x acceptance / t_step."""
+    return wl.concurrency * wl.spec_decode_acceptance / step_time_s(hw, wl, params)
+
+
+def compose_end_to_end(decode_tps: float, hw: Hardware, wl: Workload) -> float:
+    """Aggregate output tokens/s once each request's prefill takes its share of the GPUs.
+
+    Per output token the replica spends 1/decode_tps on decoding plus
+    t_prefill / output_tokens on the prompt that produced it.
+    """
+    if not wl.end_to_end:
+        return decode_tps
+    assert wl.input_tokens is not None and wl.output_tokens is not None
+    per_token_s = 1.0 / decode_tps + prefill_time_s(hw, wl.input_tokens) / wl.output_tokens
+    return 1.0 / per_token_s
+
+
+def tokens_per_s(hw: Hardware, wl: Workload, params: StackParams) -> float:
+    """The model's aggregate output tokens/s for this workload (decode or end to end)."""
+    return compose_end_to_end(decode_tokens_per_s(hw, wl, params), hw, wl)
+
+
+def prefill_share(hw: Hardware, wl: Workload, decode_tps: float) -> float:
+    """Fraction of replica time spent on prefill (0 for decode-only workloads)."""
+    if not wl.end_to_end:
+        return 0.0
+    assert wl.input_tokens is not None and wl.output_tokens is not None
+    prefill = prefill_time_s(hw, wl.input_tokens) / wl.output_tokens
+    return prefill / (prefill + 1.0 / decode_tps)
+
+
+def ttft_s(hw: Hardware, wl: Workload, params: StackParams, scheduling_overhead_s: float) -> float:
+    """Time to first token without queueing: scheduling, the prompt, one decode step."""
+    prompt = prefill_time_s(hw, wl.input_tokens or 0)
+    return scheduling_overhead_s + prompt + step_time_s(hw, wl, params)
+
+
+def log_distance(a: float, b: float) -> float:
+    return abs(math.log(a) - math.log(b))
+
+
+def mean_context_tokens(
+    *, context_tokens: int | None, input_tokens: int | None, output_tokens: int | None, default: int
+) -> int:
+    """Mean KV length while decoding: stated, else prompt plus half the output, else a chat turn."""
+    if context_tokens is not None:
+        return context_tokens
+    if input_tokens is not None or output_tokens is not None:
+        return max(1, (input_tokens or 0) + (output_tokens or 0) // 2)
+    return default
+
+
+def max_context_tokens(*, mean_context: int, output_tokens: int | None) -> int:
+    """Longest KV a sequence reaches: its mean plus the other half of its output."""
+    return mean_context + (output_tokens or 0) - (output_tokens or 0) // 2

@@ -1,0 +1,107 @@
+"""How wrong the engine is, measured on its own data: leave-one-out and holdouts.
+
+Leave-one-out removes each calibration measurement in turn, refits, and predicts
+it through the same cascade a user's question goes through; the errors by
+method (interpolated, anchored, roofline) become the error bands estimates
+carry. Holdout measurements never enter calibration; predicting them is the
+check that the bands are honest for configurations nobody fitted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.catalog import Catalog, Measurement
+from core.perf.calibration import calibrate
+from core.perf.engine import ErrorBands, Method, PerfEngine, PerfQuery
+
+NO_BANDS = ErrorBands(interpolated=0.0, anchored=0.0, model=0.0)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One measurement predicted without having seen it."""
+
+    measurement: Measurement
+    predicted_tokens_per_s: float
+    method: Method
+    error_band: float
+
+    @property
+    def relative_error(self) -> float:
+        return self.predicted_tokens_per_s / self.measurement.tokens_per_s - 1.0
+
+    @property
+    def within_band(self) -> bool:
+        return abs(self.relative_error) <= self.error_band
+
+
+def query_for(m: Measurement) -> PerfQuery:
+    e2e = m.phase == "end_to_end" and m.input_tokens is not None and m.output_tokens is not None
+    return PerfQuery(
+        model=m.model,
+        gpu=m.gpu,
+        gpus=m.gpus,
+        precision=m.precision,
+        stack=m.stack,
+        concurrency=m.concurrency,
+        spec_decode_acceptance=m.spec_decode_acceptance,
+        context_tokens=m.context_tokens,
+        input_tokens=m.input_tokens if e2e else None,
+        output_tokens=m.output_tokens if e2e else None,
+    )
+
+
+def leave_one_out(catalog: Catalog) -> list[Check]:
+    checks = []
+    for m in catalog.measurements:
+        if m.role != "calibration":
+            continue
+        engine = PerfEngine(
+            catalog=catalog,
+            calibration=calibrate(catalog, exclude=[m.id]),
+            bands=NO_BANDS,
+            excluded=frozenset({m.id}),
+        )
+        t = engine.throughput(query_for(m))
+        checks.append(Check(m, t.output_tokens_per_s, t.method, 0.0))
+    return checks
+
+
+def bands_from(checks: Sequence[Check], *, quantile: float, floor: float) -> ErrorBands:
+    """Bands at a quantile of |error| per method; sparse methods borrow the broader one."""
+
+    def band(methods: set[str]) -> float | None:
+        errors = [abs(c.relative_error) for c in checks if c.method in methods]
+        if not errors:
+            return None
+        return max(floor, float(np.quantile(errors, quantile)))
+
+    model = band({"model"}) or band({"model", "anchored", "interpolated"}) or floor
+    anchored = band({"anchored"}) or model
+    interpolated = band({"interpolated"}) or min(anchored, model)
+    return ErrorBands(interpolated=interpolated, anchored=anchored, model=model)
+
+
+def build_engine(catalog: Catalog) -> PerfEngine:
+    """Calibrate on every calibration measurement, with bands from leave-one-out."""
+    constants = catalog.engine
+    bands = bands_from(
+        leave_one_out(catalog),
+        quantile=constants.error_band_quantile,
+        floor=constants.error_band_floor,
+    )
+    return PerfEngine(catalog=catalog, calibration=calibrate(catalog), bands=bands)
+
+
+def holdout(engine: PerfEngine) -> list[Check]:
+    checks = []
+    for m in engine.catalog.measurements:
+        if m.role != "holdout":
+            continue
+        t = engine.throughput(query_for(m))
+        checks.append(Check(m, t.output_tokens_per_s, t.method, t.error_band))
+    return checks
