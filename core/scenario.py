@@ -7,9 +7,10 @@ programs read ``leasewise estimate --json`` by these names.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, model_validator
 
 Basis = Literal["measured", "interpolated", "estimated"]
 
@@ -110,3 +111,10 @@ class Estimate(BaseModel):
     sources: list[SourceRef]
     caveats: list[str]
     assumptions: list[str]
+
+    @field_serializer("*", when_used="json")
+    def _significant(self, value: object) -> object:
+        """JSON carries six significant digits: 21.61, not 21.610000000000003."""
+        if isinstance(value, float) and value != 0 and math.isfinite(value):
+            return float(f"{value:.6g}")
+        return value

@@ -92,7 +92,10 @@ def _validate(kind: type[R], raw: Any, *, file: str, index: int) -> R:
     try:
         return kind.model_validate(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
+        # A renamed field shows up twice: missing under its right name, unknown under
+        # the wrong one. The unknown name is the one the editor typed; report it.
+        errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+        first = errors[0]
         field = ".".join(str(p) for p in first["loc"]) or None
         message = first["msg"]
         if first["type"] == "extra_forbidden":

@@ -8,12 +8,28 @@ total can still each run out.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from core.perf.roofline import Hardware, kv_shards, weight_bytes
 from core.scenario import MemoryFit
 from core.units import bytes_to_gb, gb_to_bytes
 
 MAX_GPUS_SEARCHED = 4096
+NODE_GPUS = 8
+"""Past one node, replicas grow by whole 8-GPU nodes (tensor x pipeline parallel)."""
+
+
+def deployable_counts(start: int = 1) -> Iterator[int]:
+    """GPU counts a replica can use: 1, 2, 4, then whole nodes of 8.
+
+    Tensor parallelism splits attention heads and experts evenly, so a replica
+    inside a node is a power of two; beyond it, pipeline stages add nodes.
+    """
+    for n in (1, 2, 4):
+        if n >= start:
+            yield n
+    first_node = max(NODE_GPUS, math.ceil(start / NODE_GPUS) * NODE_GPUS)
+    yield from range(first_node, MAX_GPUS_SEARCHED + 1, NODE_GPUS)
 
 
 def per_gpu_need_bytes(hw: Hardware, *, concurrency: int, max_context_tokens: int) -> float:
@@ -38,14 +54,14 @@ def fits(
 def min_gpus(
     hw: Hardware, *, concurrency: int, max_context_tokens: int, reserve_fraction: float
 ) -> int | None:
-    """Smallest GPU count that holds this batch, or None if no count does.
+    """Smallest deployable GPU count that holds this batch, or None if no count does.
 
     Starts from the weights-only bound and walks up; replicated KV can make every
     count fail, which is reported rather than searched forever.
     """
     available = per_gpu_available_bytes(hw, reserve_fraction)
     start = max(1, math.ceil(weight_bytes(hw.model, hw.precision) / available))
-    for n in range(start, MAX_GPUS_SEARCHED + 1):
+    for n in deployable_counts(start):
         candidate = Hardware(
             model=hw.model,
             gpu=hw.gpu,
