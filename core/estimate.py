@@ -123,10 +123,10 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         usd_per_hour=hourly,
         usd_per_month=monthly,
         usd_per_million_output_tokens=cost.usd_per_million_output_tokens(
-                hourly_usd=hourly,
-                tokens_per_s=perf.output_tokens_per_s,
-                utilization=scenario.utilization,
-            ),
+            hourly_usd=hourly,
+            tokens_per_s=perf.output_tokens_per_s,
+            utilization=scenario.utilization,
+        ),
         contract_usd=None
         if scenario.term_months is None
         else cost.contract_usd(monthly_usd=monthly, term_months=scenario.term_months),
@@ -252,14 +252,10 @@ def _stack_hint(serving: list[Stack], model: Model) -> str:
 
 
 def _sources(perf: Throughput, gpu: Gpu, *, price_defaulted: bool) -> list[SourceRef]:
-    refs: list[SourceRef] = []
-    seen: set[tuple[str, str | None]] = set()
-    for m in perf.measurements:
-        ref = SourceRef(
-            title=m.source.title, url=m.source.url, date=m.source.date, measurement=m.id
-        )
-        refs.append(ref)
-        seen.add((m.source.title, m.id))
+    refs = [
+        SourceRef(title=m.source.title, url=m.source.url, date=m.source.date, measurement=m.id)
+        for m in perf.measurements
+    ]
     if price_defaulted:
         p = gpu.price_source
         refs.append(SourceRef(title=p.title, url=p.url, date=p.date))
