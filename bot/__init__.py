@@ -1,0 +1,1 @@
+"""leasewise's edges: the command line now, the Slack app later. Thin layers over ``core``."""
