@@ -1,0 +1,290 @@
+"""The ``leasewise`` command line, driven in-process as a user or a program would drive it.
+
+The JSON printed by ``estimate --json`` and the error object are public contracts
+(DESIGN.md, "Interfaces that other programs rely on"). Figures: vLLM's Kimi K3
+decode-path write-up of 2026-10-16 (16 GPUs at $5/GPU-hour: batch 16 $21.61 -> $12.64,
+batch 64 $9.98 -> $6.16 per M output tokens) and the community 8x B300 / 8x A100
+benchmark ($7.87 vs $2.51 per GPU-hour, about $190 vs $620 per M output tokens).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sysconfig
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ESTIMATE_FIELDS = {
+    "output_tokens_per_s",
+    "per_user_tokens_per_s",
+    "ttft_s",
+    "usd_per_hour",
+    "usd_per_month",
+    "usd_per_million_output_tokens",
+    "breakeven_utilization",
+    "fits_memory",
+    "basis",
+    "error_band",
+    "sources",
+    "caveats",
+}
+
+CHEAP_HOURS_DEAR_TOKENS = [
+    # The community benchmark ran vLLM's general path (TP=8), not the later decode path.
+    {"model": "kimi-k3", "gpu": "b300", "gpus": 8, "stack": "vllm", "price_per_gpu_hour": 7.87},
+    {
+        "model": "kimi-k3",
+        "gpu": "a100-80gb",
+        "gpus": 8,
+        "precision": "gguf-ud-iq1_s",
+        "price_per_gpu_hour": 2.51,
+    },
+]
+
+K3 = ["--model", "kimi-k3", "--gpu", "b300", "--gpus", "16"]
+
+BAD_INPUTS = {
+    "missing model": ([], '{"gpu": "b300", "gpus": 16}', "model", "kimi-k3"),
+    "unknown model": (["--model", "kimi-k4", "--gpu", "b300"], None, "model", "kimi-k3"),
+    "unknown gpu": (["--model", "kimi-k3", "--gpu", "h300"], None, "gpu", "h200"),
+    "negative price": ([*K3, "--price-per-gpu-hour", "-1"], None, "price_per_gpu_hour", "5"),
+    "utilization above 1": ([*K3, "--utilization", "1.5"], None, "utilization", "0.6"),
+    "utilization of 0": ([*K3, "--utilization", "0"], None, "utilization", "0.6"),
+    "malformed json": ([], '{"model": "kimi-k3",', None, '"model"'),
+    "unknown json field": (
+        [],
+        '{"model": "kimi-k3", "gpu": "b300", "gpu_count": 8}',
+        "gpu_count",
+        "did you mean gpus",
+    ),
+    "stack released after as_of": (
+        [*K3, "--stack", "vllm-k3-decode", "--as-of", "2026-10-01"],
+        None,
+        "as_of",
+        "2026-10-16",
+    ),
+}
+
+
+def parse_one_object(stdout: str) -> dict[str, Any]:
+    value = json.loads(stdout)
+    assert isinstance(value, dict), stdout
+    return value
+
+
+# --- estimate: the JSON contract ------------------------------------------------------------
+
+
+def test_estimate_json_prints_one_object_with_every_contract_field(run, before_decode_path_flags):
+    result = run("estimate", "--json", *before_decode_path_flags)
+    assert result.exit_code == 0, result.output
+    estimate = parse_one_object(result.stdout)
+    assert estimate.keys() >= ESTIMATE_FIELDS
+
+
+def test_estimate_json_reproduces_the_write_ups_nine_ninety_eight_as_measured(
+    run, before_decode_path_flags
+):
+    estimate = parse_one_object(run("estimate", "--json", *before_decode_path_flags).stdout)
+    assert round(estimate["usd_per_million_output_tokens"], 2) == 9.98
+    assert estimate["usd_per_hour"] == 80
+    assert estimate["basis"] == "measured" and estimate["error_band"] == 0
+    assert estimate["sources"] and all(s["date"] for s in estimate["sources"])
+
+
+def test_estimate_json_gives_breakeven_utilization_when_an_api_price_is_given(
+    run, before_decode_path_flags
+):
+    result = run(
+        "estimate", "--json", *before_decode_path_flags, "--api-price-per-million-output", "15"
+    )
+    estimate = parse_one_object(result.stdout)
+    assert estimate["breakeven_utilization"] == pytest.approx(9.98 / 15, abs=0.001)
+
+
+def test_a_scenario_from_a_file_and_from_stdin_gives_the_same_json(
+    run, scenario_file, before_decode_path
+):
+    from_file = run("estimate", "--json", "--file", str(scenario_file(before_decode_path)))
+    from_stdin = run("estimate", "--json", input=json.dumps(before_decode_path))
+    from_dash = run("estimate", "--json", "--file", "-", input=json.dumps(before_decode_path))
+    assert from_file.exit_code == from_stdin.exit_code == from_dash.exit_code == 0
+    assert parse_one_object(from_file.stdout) == parse_one_object(from_stdin.stdout)
+    assert parse_one_object(from_dash.stdout) == parse_one_object(from_stdin.stdout)
+
+
+def test_flags_override_the_fields_of_the_scenario_file(run, scenario_file, before_decode_path):
+    path = scenario_file({**before_decode_path, "concurrency": 16, "price_per_gpu_hour": 9})
+    overrides = ["--concurrency", "64", "--price-per-gpu-hour", "5"]
+    result = run("estimate", "--json", "--file", str(path), *overrides)
+    estimate = parse_one_object(result.stdout)
+    assert estimate["concurrency"] == 64 and estimate["price_per_gpu_hour"] == 5
+    assert round(estimate["usd_per_million_output_tokens"], 2) == 9.98
+
+
+def test_flags_override_the_fields_read_from_stdin(run, before_decode_path):
+    stdin = json.dumps({**before_decode_path, "concurrency": 16})
+    result = run("estimate", "--json", "--file", "-", "--concurrency", "64", input=stdin)
+    assert parse_one_object(result.stdout)["concurrency"] == 64
+
+
+# --- estimate: for people --------------------------------------------------------------------
+
+
+def test_estimate_without_json_shows_the_table_and_the_gb300_caveat(run, before_decode_path_flags):
+    result = run("estimate", *before_decode_path_flags, wide=True)
+    assert result.exit_code == 0, result.output
+    for label in ("Output tokens/s", "Per M output tokens", "$9.98", "$80.00/hour"):
+        assert label in result.stdout
+    caveats = result.stdout.split("Caveats:", 1)[1]
+    assert "measured on GB300" in caveats
+
+
+def test_estimate_without_json_shows_the_basis_and_the_measurement_it_rests_on(
+    run, before_decode_path_flags
+):
+    out = run("estimate", *before_decode_path_flags, wide=True).stdout
+    assert "[measured, exact]" in out
+    assert "[k3-gb300x16-b64-vllm]" in out.split("Sources:", 1)[1]
+
+
+# --- bad input: exit 2, one JSON object or one friendly line ---------------------------------
+
+
+@pytest.mark.parametrize(("args", "stdin", "field", "hint"), BAD_INPUTS.values(), ids=BAD_INPUTS)
+def test_bad_input_with_json_exits_2_with_one_error_object_naming_the_field(
+    run, args, stdin, field, hint
+):
+    result = run("estimate", "--json", *args, input=stdin)
+    assert result.exit_code == 2, result.output
+    error = parse_one_object(result.stdout)
+    assert error.keys() == {"error", "field", "hint"}
+    assert error["field"] == field
+    assert error["error"] and hint in str(error["hint"])
+
+
+@pytest.mark.parametrize(("args", "stdin", "field", "hint"), BAD_INPUTS.values(), ids=BAD_INPUTS)
+def test_bad_input_without_json_exits_2_with_one_friendly_line(run, args, stdin, field, hint):
+    result = run("estimate", *args, input=stdin)
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit)
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("Error: ") and hint in lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_a_misspelt_json_field_is_named_as_typed_with_the_field_it_meant(run):
+    result = run("estimate", "--json", input='{"modle": "kimi-k3", "gpu": "b300"}')
+    assert result.exit_code == 2
+    error = parse_one_object(result.stdout)
+    assert error["field"] == "modle"
+    assert error["hint"].startswith("did you mean model?")
+
+
+def test_an_error_echoes_the_users_text_verbatim_even_when_it_looks_like_markup(run):
+    result = run("estimate", "--model", "[/x]", "--gpu", "b300")
+    assert result.exit_code == 2, result.output
+    assert "unknown model '[/x]'" in result.output
+
+
+def test_an_unknown_gpu_suggests_the_nearest_real_ones(run):
+    result = run("estimate", "--json", "--model", "kimi-k3", "--gpu", "h300")
+    hint = parse_one_object(result.stdout)["hint"]
+    assert "h200" in hint and "b300" in hint
+
+
+# --- compare -----------------------------------------------------------------------------
+
+
+def test_compare_says_the_cheaper_hourly_price_is_about_three_times_dearer_per_token(run):
+    result = run("compare", input=json.dumps(CHEAP_HOURS_DEAR_TOKENS), wide=True)
+    assert result.exit_code == 0, result.output
+    assert "3.3x dearer per token" in result.stdout
+    assert "$2.51/GPU-hour" in result.stdout
+
+
+def test_compare_json_prints_one_estimate_per_scenario(run):
+    result = run("compare", "--json", input=json.dumps(CHEAP_HOURS_DEAR_TOKENS))
+    estimates = json.loads(result.stdout)
+    assert [e["gpu"] for e in estimates] == ["b300", "a100-80gb"]
+    assert all(e.keys() >= ESTIMATE_FIELDS for e in estimates)
+
+
+def test_compare_with_a_bad_scenario_exits_2_naming_the_field(run):
+    bad = [CHEAP_HOURS_DEAR_TOKENS[0], {**CHEAP_HOURS_DEAR_TOKENS[1], "utilization": 2}]
+    result = run("compare", "--json", input=json.dumps(bad))
+    assert result.exit_code == 2
+    assert parse_one_object(result.stdout)["field"] == "utilization"
+
+
+# --- catalog -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        ("models", {"kimi-k3", "deepseek-v3", "llama-3.1-70b"}),
+        ("gpus", {"b300", "a100-80gb", "mi355x"}),
+        ("stacks", {"vllm", "vllm-k3-decode", "llama-cpp"}),
+        ("measurements", {"k3-gb300x16-b64-vllm", "k3-b300x8-b1-vllm-community"}),
+    ],
+)
+def test_catalog_lists_its_rows_as_a_table_and_as_json(run, kind, expected):
+    table = run("catalog", kind, wide=True)
+    assert table.exit_code == 0, table.output
+    assert all(rid in table.stdout for rid in expected)
+    rows = json.loads(run("catalog", kind, "--json").stdout)
+    assert expected <= {row["id"] for row in rows}
+
+
+def test_catalog_measurements_json_gives_the_tokens_per_s_a_cost_figure_implies(run):
+    rows = json.loads(run("catalog", "measurements", "--json").stdout)
+    b64 = next(r for r in rows if r["id"] == "k3-gb300x16-b64-vllm")
+    assert b64["tokens_per_s"] == pytest.approx(2226.7, abs=0.1)  # $80/h at $9.98 per M
+
+
+def test_catalog_validate_summarises_leave_one_out_and_holdout_errors(run):
+    result = run("catalog", "validate", wide=True)
+    assert result.exit_code == 0, result.output
+    for name in ("leave-one-out", "holdout"):
+        assert f"{name}: " in result.stdout
+    assert "median |error|" in result.stdout and "inside the reported band" in result.stdout
+
+
+def test_catalog_validate_json_holds_both_checks_and_the_bands(run):
+    report = parse_one_object(run("catalog", "validate", "--json").stdout)
+    assert {"leave_one_out", "holdout", "bands"} <= report.keys()
+    assert report["leave_one_out"] and report["holdout"]
+
+
+# --- demo and version ----------------------------------------------------------------------
+
+
+def test_the_demo_shows_the_write_ups_before_and_after_costs(run):
+    result = run("demo", wide=True)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for before, after in (("$21.61", "$12.64"), ("$9.98", "$6.16")):
+        assert before in out and after in out
+        assert out.index(before) < out.index(after)
+
+
+def test_the_demo_shows_that_cheap_hours_can_be_dear_tokens(run):
+    out = run("demo", wide=True).stdout
+    assert "3.3x dearer per token" in out
+
+
+def test_the_installed_console_script_reports_the_package_version():
+    script = Path(sysconfig.get_path("scripts")) / "leasewise"
+    if not script.exists():
+        pytest.skip(f"leasewise is not installed in this environment ({script})")
+    done = subprocess.run(
+        [str(script), "--version"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"leasewise {version('leasewise')}"

@@ -1,0 +1,112 @@
+"""The published figures leasewise must reproduce (DESIGN.md, "The source material").
+
+Sources: vLLM's Kimi K3 decode-path write-up of 2026-10-16 (as reported
+2026-10-18) for the 16-GPU figures; the community 8x B300 / 8x A100 benchmark
+reported the same day for the single-stream figures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from core.compare import price_contrasts
+
+BEFORE, AFTER = dt.date(2026, 10, 15), dt.date(2026, 10, 17)
+
+
+@pytest.mark.parametrize(
+    ("batch", "as_of", "usd_per_million"),
+    [(16, BEFORE, 21.61), (16, AFTER, 12.64), (64, BEFORE, 9.98), (64, AFTER, 6.16)],
+)
+def test_sixteen_gpus_at_five_dollars_cost_what_the_write_up_says(
+    ask, batch, as_of, usd_per_million
+):
+    e = ask(
+        model="kimi-k3", gpu="b300", gpus=16, concurrency=batch, price_per_gpu_hour=5, as_of=as_of
+    )
+    assert e.usd_per_million_output_tokens == pytest.approx(usd_per_million, abs=0.005)
+    assert e.usd_per_hour == 80
+    assert e.basis == "measured" and e.error_band == 0
+    assert any("vLLM blog" in s.title for s in e.sources)
+    assert any("GB300" in c for c in e.caveats)
+
+
+@pytest.mark.parametrize(("as_of", "tokens_per_s"), [(BEFORE, 490), (AFTER, 842)])
+def test_one_user_on_sixteen_gpus_decodes_as_measured(ask, as_of, tokens_per_s):
+    e = ask(model="kimi-k3", gpu="b300", gpus=16, concurrency=1, price_per_gpu_hour=5, as_of=as_of)
+    assert e.per_user_tokens_per_s == pytest.approx(tokens_per_s)
+    assert e.basis == "measured"
+    assert any("speculative-decoding acceptance" in c for c in e.caveats)
+
+
+def test_the_decode_path_release_date_switches_the_stack(ask):
+    before = ask(model="kimi-k3", gpu="b300", gpus=16, concurrency=16, as_of=BEFORE)
+    after = ask(model="kimi-k3", gpu="b300", gpus=16, concurrency=16, as_of=AFTER)
+    assert (before.stack, after.stack) == ("vllm", "vllm-k3-decode")
+    assert after.output_tokens_per_s / before.output_tokens_per_s == pytest.approx(1.71, abs=0.01)
+
+
+def test_single_stream_on_eight_b300s_costs_about_190_per_million(ask):
+    e = ask(model="kimi-k3", gpu="b300", gpus=8, stack="vllm", price_per_gpu_hour=7.87)
+    assert e.output_tokens_per_s == pytest.approx(92)
+    assert e.usd_per_million_output_tokens == pytest.approx(190, rel=0.01)
+    assert e.basis == "measured"
+
+
+def test_one_bit_gguf_on_eight_a100s_costs_about_620_per_million(ask):
+    e = ask(
+        model="kimi-k3", gpu="a100-80gb", gpus=8, precision="gguf-ud-iq1_s", price_per_gpu_hour=2.51
+    )
+    assert e.output_tokens_per_s == pytest.approx(9)
+    assert e.usd_per_million_output_tokens == pytest.approx(620, rel=0.01)
+    assert e.fits_memory
+
+
+def test_the_cheaper_hourly_price_is_about_three_times_dearer_per_token(ask):
+    b300 = ask(model="kimi-k3", gpu="b300", gpus=8, stack="vllm", price_per_gpu_hour=7.87)
+    a100 = ask(
+        model="kimi-k3", gpu="a100-80gb", gpus=8, precision="gguf-ud-iq1_s", price_per_gpu_hour=2.51
+    )
+    (contrast,) = price_contrasts([b300, a100])
+    assert contrast.cheaper_hourly.gpu == "a100-80gb"
+    assert round(contrast.per_token_ratio, 1) == 3.3
+
+
+def test_mxfp4_kimi_k3_does_not_fit_eight_a100s_and_names_the_minimum(ask):
+    a100 = ask(model="kimi-k3", gpu="a100-80gb", gpus=8, precision="mxfp4", price_per_gpu_hour=2.5)
+    assert not a100.fits_memory
+    assert a100.memory.min_gpus is not None and a100.memory.min_gpus > 16
+    assert a100.memory.weights_gb == pytest.approx(1560)
+    assert any(f"at least {a100.memory.min_gpus}" in c for c in a100.caveats)
+
+
+def test_mxfp4_kimi_k3_fits_eight_b300s(ask):
+    e = ask(model="kimi-k3", gpu="b300", gpus=8, precision="mxfp4")
+    assert e.fits_memory
+    assert e.memory.min_gpus == 8
+
+
+def test_the_fused_path_halves_the_fixed_step_cost_and_raises_bandwidth_efficiency(engine):
+    """DESIGN.md's worked check: t_fixed ~8 -> ~4 ms, eta ~0.39 -> ~0.59 over 93 layers."""
+    before = engine.calibration.params_for("vllm")
+    after = engine.calibration.params_for("vllm-k3-decode")
+    t_before = 93 * before.per_layer_step_overhead_s
+    t_after = 93 * after.per_layer_step_overhead_s
+    assert 0.004 < t_before < 0.010 and 0.002 < t_after < 0.006
+    assert t_after < 0.7 * t_before
+    assert 0.3 < before.bandwidth_efficiency < 0.5 < after.bandwidth_efficiency < 0.75
+
+
+def test_the_before_calibration_predicts_single_stream_on_eight_gpus_near_92(engine):
+    from core.perf.engine import PerfQuery
+    from core.perf.roofline import tokens_per_s
+
+    q = PerfQuery(
+        model="kimi-k3", gpu="b300", gpus=8, precision="mxfp4", stack="vllm", concurrency=1
+    )
+    predicted = tokens_per_s(
+        engine.hardware(q), engine.workload(q), engine.calibration.params_for("vllm")
+    )
+    assert predicted == pytest.approx(98, rel=0.15)

@@ -1,0 +1,107 @@
+"""The provenance cascade and the workload shape (measured > interpolated > estimated)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import InputError
+from core.perf.validation import bands_from, holdout, leave_one_out
+
+K3_16 = dict(model="kimi-k3", gpu="b300", gpus=16, price_per_gpu_hour=5)
+
+
+def test_between_measured_batches_the_answer_is_interpolated(ask):
+    e = ask(**K3_16, concurrency=32, as_of="2026-10-15")
+    assert e.basis == "interpolated"
+    assert 1028.3 < e.output_tokens_per_s < 2226.7
+    assert 0 < e.error_band < 0.5
+
+
+def test_beyond_the_measured_batches_the_answer_is_an_estimate_with_a_band(ask):
+    e = ask(**K3_16, concurrency=128, as_of="2026-10-15")
+    assert e.basis == "estimated"
+    assert e.output_tokens_per_s > 2226.7
+    assert e.error_band > 0
+    assert any("concurrency 128 was not measured" in c for c in e.caveats)
+
+
+def test_an_unmeasured_deployment_is_estimated_from_the_fitted_roofline(ask):
+    e = ask(model="kimi-k3", gpu="b300", gpus=8, concurrency=32, as_of="2026-10-17")
+    assert (e.basis, e.stack) == ("estimated", "vllm-k3-decode")
+    assert any("roofline fitted" in c for c in e.caveats)
+    assert any("GB300" in c for c in e.caveats)
+
+
+def test_long_agentic_contexts_read_more_per_step_and_run_out_of_room(ask):
+    chat = ask(model="kimi-k3", gpu="b300", gpus=8, concurrency=16, context_tokens=2_000)
+    agentic = ask(model="kimi-k3", gpu="b300", gpus=8, concurrency=16, context_tokens=150_000)
+    assert chat.output_tokens_per_s / agentic.output_tokens_per_s > 1.3
+    assert agentic.memory.per_gpu_needed_gb > chat.memory.per_gpu_needed_gb
+    crowded = ask(model="kimi-k3", gpu="b300", gpus=8, concurrency=64, context_tokens=150_000)
+    assert not crowded.fits_memory
+    assert ask(model="kimi-k3", gpu="b300", gpus=8, concurrency=64).fits_memory
+
+
+def test_speculative_acceptance_is_a_parameter_defaulting_to_the_measurements(ask):
+    assumed = ask(**K3_16, concurrency=1, as_of="2026-10-17")
+    realistic = ask(**K3_16, concurrency=1, as_of="2026-10-17", spec_decode_acceptance=1.4)
+    assert assumed.spec_decode_acceptance == pytest.approx(3.84)
+    assert realistic.basis == "estimated"
+    assert realistic.output_tokens_per_s < assumed.output_tokens_per_s / 2
+    assert any("1.18-1.68" in c for c in assumed.caveats)
+
+
+def test_reasoning_tokens_default_to_the_models_and_are_said_back(ask):
+    e = ask(**K3_16, concurrency=16, input_tokens=800, output_tokens=400)
+    assert any("reasoning tokens" in a for a in e.assumptions)
+    assert e.ttft_s is not None and e.ttft_s > 0
+    assert e.basis == "estimated"  # prefill is never measured for Kimi K3
+
+
+def test_prefill_lowers_end_to_end_throughput_below_decode_only(ask):
+    decode = ask(**K3_16, concurrency=64, as_of="2026-10-17")
+    e2e = ask(
+        **K3_16,
+        concurrency=64,
+        as_of="2026-10-17",
+        input_tokens=8_000,
+        output_tokens=500,
+        reasoning_tokens=0,
+    )
+    assert e2e.output_tokens_per_s < decode.output_tokens_per_s
+
+
+def test_a_stack_released_after_as_of_is_refused_with_the_date(ask):
+    with pytest.raises(InputError) as info:
+        ask(**K3_16, concurrency=16, stack="vllm-k3-decode", as_of="2026-10-01")
+    assert info.value.field == "as_of" and "2026-10-16" in info.value.hint
+
+
+def test_defaults_are_filled_and_named(ask):
+    e = ask(model="kimi-k3", gpu="b300", concurrency=8)
+    assert e.gpus == 8 and e.precision == "mxfp4"
+    assert any("smallest" in a for a in e.assumptions)
+    assert any("/GPU-hour" in a for a in e.assumptions)
+
+
+def test_leave_one_out_predicts_every_calibration_measurement_from_the_rest(catalog):
+    checks = leave_one_out(catalog)
+    calibration = [m for m in catalog.measurements if m.role == "calibration"]
+    assert [c.measurement.id for c in checks] == [m.id for m in calibration]
+    assert all(c.predicted_tokens_per_s > 0 and c.method != "measured" for c in checks)
+
+
+def test_error_bands_come_from_the_leave_one_out_errors(catalog, engine):
+    derived = bands_from(
+        leave_one_out(catalog),
+        quantile=catalog.engine.error_band_quantile,
+        floor=catalog.engine.error_band_floor,
+    )
+    assert derived == engine.bands
+    assert engine.bands.model >= catalog.engine.error_band_floor
+
+
+def test_holdouts_never_enter_calibration(engine, catalog):
+    held = holdout(engine)
+    assert held and all(c.measurement.role == "holdout" for c in held)
+    assert all(c.method != "measured" for c in held)
