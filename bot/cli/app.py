@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 
 from bot.cli import catalog_commands, demo
+from bot.cli.console import make_console
 from bot.cli.errors import friendly_errors
 from bot.cli.render import comparison_table, contrast_sentence, print_estimate
 from bot.cli.scenario_input import scenario_from, scenarios_from
@@ -80,7 +80,7 @@ def build_cli() -> typer.Typer:
         flags: dict[str, Any] = dict(locals())
         for key in ("file", "as_json"):
             flags.pop(key)
-        console = Console()
+        console = make_console()
         with friendly_errors(lambda: as_json, console):
             result = estimate(scenario_from(file, flags), load_engine())
             if as_json:
@@ -94,7 +94,7 @@ def build_cli() -> typer.Typer:
         as_json: bool = typer.Option(False, "--json", help="Print a JSON list of Estimates."),
     ) -> None:
         """Several deployments side by side, flagging cheap hours that make dear tokens."""
-        console = Console()
+        console = make_console()
         with friendly_errors(lambda: as_json, console):
             scenarios = scenarios_from(file)
             engine = load_engine()
@@ -111,6 +111,6 @@ def build_cli() -> typer.Typer:
     @cli.command("demo")
     def demo_cmd() -> None:
         """The worked example: Kimi K3 before and after vLLM's decode path."""
-        demo.run(Console(), load_engine())
+        demo.run(make_console(), load_engine())
 
     return cli

@@ -7,9 +7,9 @@ import statistics
 from collections.abc import Callable
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from bot.cli.console import make_console
 from core.catalog import load_catalog
 from core.perf.engine import PerfEngine
 from core.perf.validation import Check, holdout, leave_one_out
@@ -98,7 +98,7 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
                 )
             )
             return
-        console = Console()
+        console = make_console()
         console.print(_checks_table("Leave-one-out (each predicted from the rest)", loo))
         console.print(_summary("leave-one-out", loo))
         console.print(_checks_table("Holdout (never used in calibration)", held))
@@ -123,7 +123,7 @@ def _print(
         table.add_column(c)
     for r in rows:
         table.add_row(*(_cell(r.get(c)) for c in columns))
-    Console().print(table)
+    make_console().print(table)
 
 
 def _cell(value: object) -> str:
