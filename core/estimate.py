@@ -6,6 +6,8 @@ assumption; whatever the answer rests on travels with it as sources and caveats.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core import cost
 from core.catalog import Gpu, Measurement, Model, Precision, Stack
 from core.errors import InputError
@@ -61,7 +63,7 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
             output_tokens=decoded if scenario.input_tokens is not None else None,
         )
         a = acceptance if acceptance is not None else engine.default_acceptance(q)
-        return PerfQuery(**{**q.__dict__, "spec_decode_acceptance": a})
+        return replace(q, spec_decode_acceptance=a)
 
     candidates = _stacks(scenario, engine, model, gpu, precision)
     answers = [(s, query(s, scenario.spec_decode_acceptance)) for s in candidates]

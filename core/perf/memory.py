@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from dataclasses import replace
 
 from core.perf.roofline import Hardware, kv_shards, weight_bytes
 from core.scenario import MemoryFit
@@ -62,16 +63,8 @@ def min_gpus(
     available = per_gpu_available_bytes(hw, reserve_fraction)
     start = max(1, math.ceil(weight_bytes(hw.model, hw.precision) / available))
     for n in deployable_counts(start):
-        candidate = Hardware(
-            model=hw.model,
-            gpu=hw.gpu,
-            gpus=n,
-            precision=hw.precision,
-            parallelism=hw.parallelism,
-            prefill_efficiency=hw.prefill_efficiency,
-        )
         if fits(
-            candidate,
+            replace(hw, gpus=n),
             concurrency=concurrency,
             max_context_tokens=max_context_tokens,
             reserve_fraction=reserve_fraction,
