@@ -11,9 +11,10 @@ from dataclasses import replace
 from core import cost
 from core.catalog import Gpu, Measurement, Model, Precision, Stack
 from core.errors import InputError
+from core.perf.calibration import hardware_for
 from core.perf.engine import PerfEngine, PerfQuery, Throughput
 from core.perf.memory import memory_fit, min_gpus
-from core.perf.roofline import Hardware, max_context_tokens, mean_context_tokens
+from core.perf.roofline import max_context_tokens, mean_context_tokens
 from core.scenario import Estimate, Scenario, SourceRef
 
 SPEC_DECODE_CAVEAT = (
@@ -46,8 +47,9 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
             field="context_tokens",
             hint=f"keep input plus output under {model.context_window_tokens:,} tokens",
         )
+    candidates = _stacks(scenario, engine, model, gpu, precision)
     gpus = scenario.gpus or _smallest_fit(
-        engine, model, gpu, precision, scenario, max_ctx, assumptions
+        engine, model, gpu, precision, candidates[0], scenario, max_ctx, assumptions
     )
 
     def query(stack: Stack, acceptance: float | None) -> PerfQuery:
@@ -61,11 +63,11 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
             context_tokens=scenario.context_tokens,
             input_tokens=scenario.input_tokens if decoded is not None else None,
             output_tokens=decoded if scenario.input_tokens is not None else None,
+            kv_precision=scenario.kv_precision,
         )
         a = acceptance if acceptance is not None else engine.default_acceptance(q)
         return replace(q, spec_decode_acceptance=a)
 
-    candidates = _stacks(scenario, engine, model, gpu, precision)
     answers = [(s, query(s, scenario.spec_decode_acceptance)) for s in candidates]
     scored = [(s, q, engine.throughput(q)) for s, q in answers]
     stack, q, perf = max(scored, key=lambda sqt: sqt[2].output_tokens_per_s)
@@ -117,6 +119,7 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         concurrency=scenario.concurrency,
         context_tokens=mean_ctx,
         spec_decode_acceptance=q.spec_decode_acceptance,
+        kv_precision=hw.model.kv_precision if q.kv_precision is None else q.kv_precision,
         output_tokens_per_s=perf.output_tokens_per_s,
         per_user_tokens_per_s=perf.per_user_tokens_per_s,
         ttft_s=perf.ttft_s,
@@ -158,15 +161,15 @@ def _decoded_tokens(scenario: Scenario, model: Model, assumptions: list[str]) ->
     """Tokens decoded per request: visible output plus reasoning (billed as output)."""
     if scenario.output_tokens is None:
         return None
-    reasoning = scenario.reasoning_tokens
-    if reasoning is None:
-        reasoning = model.reasoning_tokens_default if model.thinking == "mandatory" else 0
-        if reasoning:
-            assumptions.append(
-                f"assumed {reasoning:,} reasoning tokens per request ({model.name} always thinks; "
-                "set reasoning_tokens to override)"
-            )
-    return scenario.output_tokens + reasoning
+    if scenario.reasoning_tokens is not None:
+        return scenario.output_tokens + scenario.reasoning_tokens
+    if model.thinking == "mandatory":
+        assumptions.append(
+            f"output_tokens counted as every decoded token, thinking included; {model.name} "
+            f"always thinks (typically ~{model.reasoning_tokens_default:,} tokens a request): "
+            "set reasoning_tokens to add thinking on top of visible output"
+        )
+    return scenario.output_tokens
 
 
 def _smallest_fit(
@@ -174,17 +177,19 @@ def _smallest_fit(
     model: Model,
     gpu: Gpu,
     precision: Precision,
+    stack: Stack,
     scenario: Scenario,
     max_ctx: int,
     assumptions: list[str],
 ) -> int:
-    hw = Hardware(
-        model=model,
-        gpu=gpu,
+    hw = hardware_for(
+        engine.catalog,
+        model=model.id,
+        gpu=gpu.id,
         gpus=1,
-        precision=precision,
-        parallelism="tensor",
-        prefill_efficiency=engine.catalog.engine.prefill_efficiency,
+        precision=precision.id,
+        stack=stack.id,
+        kv_precision=scenario.kv_precision,
     )
     n = min_gpus(
         hw,

@@ -36,6 +36,7 @@ class Scenario(BaseModel):
     reasoning_tokens: int | None = Field(default=None, ge=0, le=10_000_000)
     context_tokens: int | None = Field(default=None, ge=1, le=100_000_000)
     spec_decode_acceptance: float | None = Field(default=None, ge=1.0, le=16.0)
+    kv_precision: Literal["bf16", "fp8"] | None = None
     price_per_gpu_hour: float | None = Field(default=None, gt=0, le=1000)
     utilization: float = Field(default=1.0, gt=0, le=1)
     api_price_per_million_output: float | None = Field(default=None, gt=0)
@@ -93,6 +94,7 @@ class Estimate(BaseModel):
     concurrency: int
     context_tokens: int
     spec_decode_acceptance: float
+    kv_precision: str
     output_tokens_per_s: float
     per_user_tokens_per_s: float
     ttft_s: float | None

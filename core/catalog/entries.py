@@ -85,6 +85,10 @@ class Model(Record):
 
     ``routed_expert_params_b`` is the part of the weights a token reads only when
     its router picks that expert; everything else is read on every step.
+    ``attention_flops_per_context_token`` is what one new token's attention costs
+    per token already in its context, over all layers (QK and AV): 4 x query
+    width per full-attention layer for GQA, 2 x heads x (2 x latent + rope) per
+    layer for MLA run absorbed.
     """
 
     id: str
@@ -105,6 +109,7 @@ class Model(Record):
     kv_bytes_per_token: float = Field(ge=0)
     kv_precision: Literal["bf16", "fp8"]
     state_bytes_per_sequence: float = Field(ge=0, default=0)
+    attention_flops_per_context_token: float = Field(ge=0, default=0)
     native_precisions: tuple[str, ...] = Field(min_length=1)
     checkpoint_gb: dict[str, float] = {}
     context_window_tokens: int = Field(ge=1)
@@ -200,6 +205,7 @@ class Measurement(Record):
     output_tokens: int | None = Field(default=None, ge=1)
     context_tokens: int | None = Field(default=None, ge=0)
     spec_decode_acceptance: float = Field(default=1.0, ge=1.0)
+    kv_precision: Literal["bf16", "fp8"] | None = None
     kv_offload: Literal["none", "host_dram"] = "none"
     output_tokens_per_s: float | None = Field(default=None, gt=0)
     usd_per_million_output_tokens: float | None = Field(default=None, gt=0)
@@ -260,8 +266,8 @@ class EngineConstants(Record):
     per_layer_step_overhead_us: Prior
     bandwidth_efficiency: Prior
     compute_efficiency: Prior
+    prefill_efficiency: Prior
     measurement_log_sigma: float = Field(gt=0)
-    prefill_efficiency: float = Field(gt=0, le=1)
     scheduling_overhead_s: float = Field(ge=0)
     runtime_reserve_fraction: float = Field(ge=0, lt=1)
     default_context_tokens: int = Field(ge=1)

@@ -22,8 +22,11 @@ from core.units import ms_to_s
 
 # Physical limits on the parameters (log-space bounds for the optimiser): an
 # efficiency cannot exceed 1, a per-layer overhead lies between 0.1 us and 10 ms.
-_LOWER = np.log([1e-7, 0.01, 0.01])
-_UPPER = np.log([1e-2, 1.0, 1.0])
+_LOWER = np.log([1e-7, 0.01, 0.01, 0.01])
+_UPPER = np.log([1e-2, 1.0, 1.0, 1.0])
+KV_BYTES = {"bf16": 2.0, "fp8": 1.0}
+MIN_FOR_GLOBAL = 3
+"""Fewer tensor-parallel measurements than this and the global fit uses them all."""
 
 
 @dataclass(frozen=True)
@@ -49,15 +52,29 @@ class Calibration:
 
 
 def hardware_for(
-    catalog: Catalog, *, model: str, gpu: str, gpus: int, precision: str, stack: str
+    catalog: Catalog,
+    *,
+    model: str,
+    gpu: str,
+    gpus: int,
+    precision: str,
+    stack: str,
+    kv_precision: str | None = None,
 ) -> Hardware:
+    """The replica a stack would run; a dense model has no experts to spread, so an
+    expert-parallel stack runs it tensor-parallel."""
+    m = catalog.models.entries[model]
+    parallelism = catalog.stacks.entries[stack].parallelism
+    if parallelism == "expert" and not m.is_moe:
+        parallelism = "tensor"
+    scale = KV_BYTES[kv_precision or m.kv_precision] / KV_BYTES[m.kv_precision]
     return Hardware(
-        model=catalog.models.entries[model],
+        model=m,
         gpu=catalog.gpus.entries[gpu],
         gpus=gpus,
         precision=catalog.precisions.entries[precision],
-        parallelism=catalog.stacks.entries[stack].parallelism,
-        prefill_efficiency=catalog.engine.prefill_efficiency,
+        parallelism=parallelism,
+        kv_bytes_per_token=m.kv_bytes_per_token * scale,
     )
 
 
@@ -78,7 +95,13 @@ def observe(catalog: Catalog, m: Measurement) -> Observation:
         output_tokens=out if inp is not None else None,
     )
     hw = hardware_for(
-        catalog, model=m.model, gpu=m.gpu, gpus=m.gpus, precision=m.precision, stack=m.stack
+        catalog,
+        model=m.model,
+        gpu=m.gpu,
+        gpus=m.gpus,
+        precision=m.precision,
+        stack=m.stack,
+        kv_precision=m.kv_precision,
     )
     return Observation(measurement=m, hardware=hw, workload=workload)
 
@@ -88,6 +111,7 @@ def _params(x: Sequence[float] | np.ndarray) -> StackParams:
         per_layer_step_overhead_s=math.exp(x[0]),
         bandwidth_efficiency=math.exp(x[1]),
         compute_efficiency=math.exp(x[2]),
+        prefill_efficiency=math.exp(x[3]),
     )
 
 
@@ -95,7 +119,7 @@ def fit(
     observations: Sequence[Observation],
     *,
     prior: StackParams,
-    log_sigma: tuple[float, float, float],
+    log_sigma: tuple[float, float, float, float],
     measurement_log_sigma: float,
     robust: bool = False,
 ) -> StackParams:
@@ -135,15 +159,24 @@ def calibrate(catalog: Catalog, *, exclude: Iterable[str] = ()) -> Calibration:
         per_layer_step_overhead_s=ms_to_s(engine.per_layer_step_overhead_us.value / 1000),
         bandwidth_efficiency=engine.bandwidth_efficiency.value,
         compute_efficiency=engine.compute_efficiency.value,
+        prefill_efficiency=engine.prefill_efficiency.value,
     )
     sigma = (
         engine.per_layer_step_overhead_us.log_sigma,
         engine.bandwidth_efficiency.log_sigma,
         engine.compute_efficiency.log_sigma,
+        engine.prefill_efficiency.log_sigma,
     )
     noise = engine.measurement_log_sigma
+    # Wide expert parallelism pays all-to-all costs single-node stacks never see; it
+    # informs its own stacks, not the prior every other stack starts from.
+    single_node = [o for o in observations if o.hardware.parallelism != "expert"]
     global_params = fit(
-        observations, prior=prior, log_sigma=sigma, measurement_log_sigma=noise, robust=True
+        single_node if len(single_node) >= MIN_FOR_GLOBAL else observations,
+        prior=prior,
+        log_sigma=sigma,
+        measurement_log_sigma=noise,
+        robust=True,
     )
     per_stack = {
         stack.id: fit(

@@ -54,6 +54,7 @@ class PerfQuery:
     context_tokens: int | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
+    kv_precision: str | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,7 @@ class PerfEngine:
             gpus=q.gpus,
             precision=q.precision,
             stack=q.stack,
+            kv_precision=q.kv_precision,
         )
 
     def workload(self, q: PerfQuery) -> Workload:
@@ -187,7 +189,7 @@ class PerfEngine:
 
     def _blend_band(self, method: Method, hw: Hardware, wl: Workload, params: StackParams) -> float:
         """An anchored end-to-end estimate is only as good as its prefill share allows."""
-        share = prefill_share(hw, wl, decode_tokens_per_s(hw, wl, params))
+        share = prefill_share(hw, wl, decode_tokens_per_s(hw, wl, params), params)
         return (1 - share) * self.bands.for_method(method) + share * self.bands.model
 
     def _result(
@@ -221,6 +223,8 @@ class PerfEngine:
 def _same_conditions(m: Measurement, q: PerfQuery) -> bool:
     """Whether a measurement answers the question as asked, apart from concurrency."""
     if m.spec_decode_acceptance != q.spec_decode_acceptance:
+        return False
+    if q.kv_precision is not None and q.kv_precision != m.kv_precision:
         return False
     if q.context_tokens is not None and q.context_tokens != m.context_tokens:
         return False

@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import replace
 
-from core.perf.roofline import Hardware, kv_shards, weight_bytes
+from core.perf.roofline import Hardware, always_read_bytes_per_gpu, kv_shards, weight_bytes
 from core.scenario import MemoryFit
 from core.units import bytes_to_gb, gb_to_bytes
 
@@ -35,10 +35,12 @@ def deployable_counts(start: int = 1) -> Iterator[int]:
 
 def per_gpu_need_bytes(hw: Hardware, *, concurrency: int, max_context_tokens: int) -> float:
     model, n = hw.model, hw.gpus
-    weights = weight_bytes(model, hw.precision) / n
-    kv = concurrency * max_context_tokens * model.kv_bytes_per_token
+    weights = weight_bytes(model, hw.precision)
+    routed = weights * model.routed_weight_fraction if model.is_moe else 0.0
+    held = always_read_bytes_per_gpu(hw) + routed / n
+    kv = concurrency * max_context_tokens * hw.kv_bytes_per_token
     state = concurrency * model.state_bytes_per_sequence / n
-    return weights + kv / kv_shards(model, n, hw.parallelism) + state
+    return held + kv / kv_shards(model, n, hw.parallelism) + state
 
 
 def per_gpu_available_bytes(hw: Hardware, reserve_fraction: float) -> float:
@@ -79,11 +81,14 @@ def memory_fit(
     need = per_gpu_need_bytes(hw, concurrency=concurrency, max_context_tokens=max_context_tokens)
     available = per_gpu_available_bytes(hw, reserve_fraction)
     weights = weight_bytes(hw.model, hw.precision)
+    held = always_read_bytes_per_gpu(hw) * hw.gpus + (
+        weights * hw.model.routed_weight_fraction if hw.model.is_moe else 0.0
+    )
     usable_total = gb_to_bytes(hw.gpu.hbm_usable_gb) * hw.gpus
     ok = need <= available
     return MemoryFit(
         weights_gb=round(bytes_to_gb(weights), 1),
-        kv_and_state_gb=round(bytes_to_gb(need * hw.gpus - weights), 1),
+        kv_and_state_gb=round(bytes_to_gb(need * hw.gpus - held), 1),
         reserve_gb=round(bytes_to_gb(usable_total * reserve_fraction), 1),
         needed_gb=round(bytes_to_gb(need * hw.gpus + usable_total * reserve_fraction), 1),
         available_gb=round(bytes_to_gb(usable_total), 1),

@@ -27,21 +27,31 @@ class StackParams:
     per_layer_step_overhead_s: float
     bandwidth_efficiency: float
     compute_efficiency: float
+    prefill_efficiency: float
 
-    def as_vector(self) -> tuple[float, float, float]:
-        return (self.per_layer_step_overhead_s, self.bandwidth_efficiency, self.compute_efficiency)
+    def as_vector(self) -> tuple[float, float, float, float]:
+        return (
+            self.per_layer_step_overhead_s,
+            self.bandwidth_efficiency,
+            self.compute_efficiency,
+            self.prefill_efficiency,
+        )
 
 
 @dataclass(frozen=True)
 class Hardware:
-    """A replica: one model at one precision on ``gpus`` GPUs of one kind."""
+    """A replica: one model at one precision on ``gpus`` GPUs of one kind.
+
+    ``kv_bytes_per_token`` is the model's KV footprint at the KV-cache precision
+    this deployment runs (FP8 KV halves a BF16 cache).
+    """
 
     model: Model
     gpu: Gpu
     gpus: int
     precision: Precision
     parallelism: Parallelism
-    prefill_efficiency: float
+    kv_bytes_per_token: float
 
 
 @dataclass(frozen=True)
@@ -100,37 +110,69 @@ def _bandwidth_gpus(hw: Hardware) -> int:
     return 1 if hw.parallelism == "layer_split" else hw.gpus
 
 
+def always_read_bytes_per_gpu(hw: Hardware) -> float:
+    """Dense weights each GPU holds: sharded under tensor parallelism, whole on every
+    GPU under wide expert parallelism (data-parallel attention keeps a full copy)."""
+    weights = weight_bytes(hw.model, hw.precision)
+    routed = weights * hw.model.routed_weight_fraction if hw.model.is_moe else 0.0
+    dense = weights - routed
+    return dense if hw.parallelism == "expert" else dense / hw.gpus
+
+
 def step_bytes_per_gpu(hw: Hardware, wl: Workload) -> float:
     """Bytes one GPU reads from HBM in one decode step."""
     model, n = hw.model, hw.gpus
     weights = weight_bytes(model, hw.precision)
     routed = weights * model.routed_weight_fraction if model.is_moe else 0.0
     touched = routed * experts_touched_fraction(model, wl.concurrency)
-    kv = wl.concurrency * wl.context_tokens * model.kv_bytes_per_token
+    kv = wl.concurrency * wl.context_tokens * hw.kv_bytes_per_token
     state = 2 * wl.concurrency * model.state_bytes_per_sequence  # read and written back
     if hw.parallelism == "layer_split":
         return weights - routed + touched + kv + state
-    return (weights - routed + touched + state) / n + kv / kv_shards(model, n, hw.parallelism)
+    return (
+        always_read_bytes_per_gpu(hw)
+        + (touched + state) / n
+        + kv / kv_shards(model, n, hw.parallelism)
+    )
 
 
 def step_time_s(hw: Hardware, wl: Workload, params: StackParams) -> float:
     """Seconds per decode step of the whole batch."""
     bandwidth = tb_per_s_to_bytes_per_s(hw.gpu.hbm_bandwidth_tb_per_s) * params.bandwidth_efficiency
     memory_s = step_bytes_per_gpu(hw, wl) / bandwidth
-    flops = 2 * billions(hw.model.active_params_b) * wl.concurrency
-    peak = tflops_to_flops(hw.gpu.tflops_for(hw.precision.compute)) * _bandwidth_gpus(hw)
-    compute_s = flops / (peak * params.compute_efficiency)
+    compute_s = _compute_s(
+        hw,
+        linear_flops=2 * billions(hw.model.active_params_b) * wl.concurrency,
+        attention_flops=hw.model.attention_flops_per_context_token
+        * wl.context_tokens
+        * wl.concurrency,
+        efficiency=params.compute_efficiency,
+    )
     fixed_s = hw.model.layers * params.per_layer_step_overhead_s
     return fixed_s + max(memory_s, compute_s)
 
 
-def prefill_time_s(hw: Hardware, input_tokens: int) -> float:
+def prefill_time_s(hw: Hardware, input_tokens: int, params: StackParams) -> float:
     """Seconds of the replica's compute that one request's prompt takes."""
     if input_tokens == 0:
         return 0.0
-    flops = 2 * billions(hw.model.active_params_b) * input_tokens
-    peak = tflops_to_flops(hw.gpu.tflops_for(hw.precision.compute)) * _bandwidth_gpus(hw)
-    return flops / (peak * hw.prefill_efficiency)
+    return _compute_s(
+        hw,
+        linear_flops=2 * billions(hw.model.active_params_b) * input_tokens,
+        # causal attention: token i attends to i earlier tokens, n^2/2 in all
+        attention_flops=hw.model.attention_flops_per_context_token * input_tokens**2 / 2,
+        efficiency=params.prefill_efficiency,
+    )
+
+
+def _compute_s(
+    hw: Hardware, *, linear_flops: float, attention_flops: float, efficiency: float
+) -> float:
+    """Weight GEMMs run at the weights' tensor-core class; attention runs in BF16."""
+    gpus = _bandwidth_gpus(hw)
+    linear_peak = tflops_to_flops(hw.gpu.tflops_for(hw.precision.compute)) * gpus
+    attention_peak = tflops_to_flops(hw.gpu.tflops_for("bf16")) * gpus
+    return (linear_flops / linear_peak + attention_flops / attention_peak) / efficiency
 
 
 def decode_tokens_per_s(hw: Hardware, wl: Workload, params: StackParams) -> float:
@@ -138,7 +180,7 @@ def decode_tokens_per_s(hw: Hardware, wl: Workload, params: StackParams) -> floa
     return wl.concurrency * wl.spec_decode_acceptance / step_time_s(hw, wl, params)
 
 
-def compose_end_to_end(decode_tps: float, hw: Hardware, wl: Workload) -> float:
+def compose_end_to_end(decode_tps: float, hw: Hardware, wl: Workload, params: StackParams) -> float:
     """Aggregate output tokens/s once each request's prefill takes its share of the GPUs.
 
     Per output token the replica spends 1/decode_tps on decoding plus
@@ -147,27 +189,28 @@ def compose_end_to_end(decode_tps: float, hw: Hardware, wl: Workload) -> float:
     if not wl.end_to_end:
         return decode_tps
     assert wl.input_tokens is not None and wl.output_tokens is not None
-    per_token_s = 1.0 / decode_tps + prefill_time_s(hw, wl.input_tokens) / wl.output_tokens
+    prefill_s = prefill_time_s(hw, wl.input_tokens, params)
+    per_token_s = 1.0 / decode_tps + prefill_s / wl.output_tokens
     return 1.0 / per_token_s
 
 
 def tokens_per_s(hw: Hardware, wl: Workload, params: StackParams) -> float:
     """The model's aggregate output tokens/s for this workload (decode or end to end)."""
-    return compose_end_to_end(decode_tokens_per_s(hw, wl, params), hw, wl)
+    return compose_end_to_end(decode_tokens_per_s(hw, wl, params), hw, wl, params)
 
 
-def prefill_share(hw: Hardware, wl: Workload, decode_tps: float) -> float:
+def prefill_share(hw: Hardware, wl: Workload, decode_tps: float, params: StackParams) -> float:
     """Fraction of replica time spent on prefill (0 for decode-only workloads)."""
     if not wl.end_to_end:
         return 0.0
     assert wl.input_tokens is not None and wl.output_tokens is not None
-    prefill = prefill_time_s(hw, wl.input_tokens) / wl.output_tokens
+    prefill = prefill_time_s(hw, wl.input_tokens, params) / wl.output_tokens
     return prefill / (prefill + 1.0 / decode_tps)
 
 
 def ttft_s(hw: Hardware, wl: Workload, params: StackParams, scheduling_overhead_s: float) -> float:
     """Time to first token without queueing: scheduling, the prompt, one decode step."""
-    prompt = prefill_time_s(hw, wl.input_tokens or 0)
+    prompt = prefill_time_s(hw, wl.input_tokens or 0, params)
     return scheduling_overhead_s + prompt + step_time_s(hw, wl, params)
 
 

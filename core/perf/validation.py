@@ -52,6 +52,7 @@ def query_for(m: Measurement) -> PerfQuery:
         context_tokens=m.context_tokens,
         input_tokens=m.input_tokens if e2e else None,
         output_tokens=m.output_tokens if e2e else None,
+        kv_precision=m.kv_precision,
     )
 
 
