@@ -237,18 +237,29 @@ def _stacks(
             field="precision" if not serving else "as_of",
             hint=_stack_hint(serving, model),
         )
-    return _credible(known, engine, model)
+    return _credible(known, engine, model, gpu)
 
 
-def _credible(known: list[Stack], engine: PerfEngine, model: Model) -> list[Stack]:
-    """Stacks worth comparing: none that a newer candidate supersedes, and, when any
-    stack has been measured serving this model, only those (a generic stack's
-    roofline is no match for a measurement)."""
+def _credible(known: list[Stack], engine: PerfEngine, model: Model, gpu: Gpu) -> list[Stack]:
+    """Stacks worth comparing for "the best stack known".
+
+    None that a newer candidate supersedes; then only those with the closest
+    evidence (measured serving this model, else on this GPU, else measured at
+    all), because the fastest of several unmeasured rooflines is the most
+    optimistic guess, not the best stack.
+    """
     superseded = {s.supersedes for s in known}
     current = [s for s in known if s.id not in superseded]
-    measured_on = {m.stack for m in engine.catalog.measurements if m.model == model.id}
-    proven = [s for s in current if s.id in measured_on]
-    return proven or current
+    calibration = [m for m in engine.catalog.measurements if m.role == "calibration"]
+    for evidence in (
+        {m.stack for m in calibration if m.model == model.id},
+        {m.stack for m in calibration if m.runs_as(gpu.id)},
+        {m.stack for m in calibration},
+    ):
+        proven = [s for s in current if s.id in evidence]
+        if proven:
+            return proven
+    return current
 
 
 def _stack_hint(serving: list[Stack], model: Model) -> str:
