@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import statistics
 from collections.abc import Callable
@@ -92,7 +93,7 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
                     {
                         "leave_one_out": _dump(loo),
                         "holdout": _dump(held),
-                        "bands": engine.bands.__dict__,
+                        "bands": dataclasses.asdict(engine.bands),
                     },
                     indent=2,
                 )
@@ -107,6 +108,9 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
         console.print(
             f"Error bands in use: interpolated ±{b.interpolated:.0%}, anchored ±{b.anchored:.0%}, "
             f"roofline ±{b.model:.0%}"
+            + "".join(
+                f"; {stack} roofline ±{v:.0%}" for stack, v in sorted(b.model_by_stack.items())
+            )
         )
 
     return group

@@ -146,8 +146,15 @@ def fit(
     return _params(result.x)
 
 
-def calibrate(catalog: Catalog, *, exclude: Iterable[str] = ()) -> Calibration:
-    """Fit the global and per-stack parameters, leaving out measurements by id."""
+def calibrate(
+    catalog: Catalog, *, exclude: Iterable[str] = (), stacks: Iterable[str] | None = None
+) -> Calibration:
+    """Fit the global and per-stack parameters, leaving out measurements by id.
+
+    ``stacks`` limits the per-stack fits (the others fall back to the global fit),
+    which is all leave-one-out needs to predict the measurement it left out.
+    """
+    wanted = None if stacks is None else set(stacks)
     left_out = set(exclude)
     engine = catalog.engine
     observations = [
@@ -186,5 +193,6 @@ def calibrate(catalog: Catalog, *, exclude: Iterable[str] = ()) -> Calibration:
             measurement_log_sigma=noise,
         )
         for stack in catalog.stacks
+        if wanted is None or stack.id in wanted
     }
     return Calibration(global_params=global_params, per_stack=per_stack)

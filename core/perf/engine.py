@@ -64,11 +64,14 @@ class ErrorBands:
     interpolated: float
     anchored: float
     model: float
+    model_by_stack: dict[str, float] = field(default_factory=dict)
 
-    def for_method(self, method: Method) -> float:
-        return {"measured": 0.0, "interpolated": self.interpolated, "anchored": self.anchored}.get(
-            method, self.model
-        )
+    def for_method(self, method: Method, stack: str) -> float:
+        """A roofline estimate on a stack with enough measurements of its own carries
+        that stack's band; elsewhere the band over every stack."""
+        if method == "model":
+            return self.model_by_stack.get(stack, self.model)
+        return {"measured": 0.0, "interpolated": self.interpolated}.get(method, self.anchored)
 
 
 @dataclass(frozen=True)
@@ -167,7 +170,7 @@ class PerfEngine:
             ratio = tokens_per_s(hw, wl, params) / tokens_per_s(
                 seen.hardware, seen.workload, params
             )
-            band = self._blend_band("anchored", hw, wl, params)
+            band = self._blend_band(q, hw, wl, params)
             return self._result(
                 anchor.tokens_per_s * ratio, q, self._ttft(hw, wl, q), "anchored", (anchor,), band
             )
@@ -187,10 +190,11 @@ class PerfEngine:
         params = self.calibration.params_for(q.stack)
         return ttft_s(hw, wl, params, self.catalog.engine.scheduling_overhead_s)
 
-    def _blend_band(self, method: Method, hw: Hardware, wl: Workload, params: StackParams) -> float:
+    def _blend_band(self, q: PerfQuery, hw: Hardware, wl: Workload, params: StackParams) -> float:
         """An anchored end-to-end estimate is only as good as its prefill share allows."""
         share = prefill_share(hw, wl, decode_tokens_per_s(hw, wl, params), params)
-        return (1 - share) * self.bands.for_method(method) + share * self.bands.model
+        anchored = self.bands.for_method("anchored", q.stack)
+        return (1 - share) * anchored + share * self.bands.for_method("model", q.stack)
 
     def _result(
         self,
@@ -214,7 +218,7 @@ class PerfEngine:
             ttft_s=ttft,
             basis=basis,
             method=method,
-            error_band=self.bands.for_method(method) if band is None else band,
+            error_band=self.bands.for_method(method, q.stack) if band is None else band,
             measurements=rests,
             caveats=tuple(caveats),
         )

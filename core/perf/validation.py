@@ -19,6 +19,8 @@ from core.perf.calibration import calibrate
 from core.perf.engine import ErrorBands, Method, PerfEngine, PerfQuery
 
 NO_BANDS = ErrorBands(interpolated=0.0, anchored=0.0, model=0.0)
+MIN_CHECKS_FOR_STACK_BAND = 5
+"""A stack earns its own roofline band after this many leave-one-out checks."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ def leave_one_out(catalog: Catalog) -> list[Check]:
             continue
         engine = PerfEngine(
             catalog=catalog,
-            calibration=calibrate(catalog, exclude=[m.id]),
+            calibration=calibrate(catalog, exclude=[m.id], stacks=[m.stack]),
             bands=NO_BANDS,
             excluded=frozenset({m.id}),
         )
@@ -84,7 +86,18 @@ def bands_from(checks: Sequence[Check], *, quantile: float, floor: float) -> Err
     model = band({"model"}) or band({"model", "anchored", "interpolated"}) or floor
     anchored = band({"anchored"}) or model
     interpolated = band({"interpolated"}) or min(anchored, model)
-    return ErrorBands(interpolated=interpolated, anchored=anchored, model=model)
+    by_stack: dict[str, float] = {}
+    for stack in {c.measurement.stack for c in checks}:
+        errors = [
+            abs(c.relative_error)
+            for c in checks
+            if c.method == "model" and c.measurement.stack == stack
+        ]
+        if len(errors) >= MIN_CHECKS_FOR_STACK_BAND:
+            by_stack[stack] = max(floor, float(np.quantile(errors, quantile)))
+    return ErrorBands(
+        interpolated=interpolated, anchored=anchored, model=model, model_by_stack=by_stack
+    )
 
 
 def build_engine(catalog: Catalog) -> PerfEngine:
