@@ -109,7 +109,7 @@ class Model(Record):
     kv_bytes_per_token: float = Field(ge=0)
     kv_precision: Literal["bf16", "fp8"]
     state_bytes_per_sequence: float = Field(ge=0, default=0)
-    attention_flops_per_context_token: float = Field(ge=0, default=0)
+    attention_flops_per_context_token: float = Field(ge=0)
     native_precisions: tuple[str, ...] = Field(min_length=1)
     checkpoint_gb: dict[str, float] = {}
     context_window_tokens: int = Field(ge=1)
@@ -267,6 +267,8 @@ class EngineConstants(Record):
     bandwidth_efficiency: Prior
     compute_efficiency: Prior
     prefill_efficiency: Prior
+    reference_vendor: str
+    vendor_software_factor: Prior
     measurement_log_sigma: float = Field(gt=0)
     scheduling_overhead_s: float = Field(ge=0)
     runtime_reserve_fraction: float = Field(ge=0, lt=1)

@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import least_squares
 
 from core.catalog import Catalog, Measurement
-from core.perf.roofline import Hardware, StackParams, Workload, mean_context_tokens, tokens_per_s
+from core.catalog.entries import Prior
+from core.perf.roofline import (
+    Hardware,
+    StackParams,
+    Workload,
+    mean_context_tokens,
+    scaled,
+    tokens_per_s,
+)
 from core.units import ms_to_s
 
 # Physical limits on the parameters (log-space bounds for the optimiser): an
@@ -26,6 +34,9 @@ _LOWER = np.log([1e-7, 0.01, 0.01, 0.01])
 _UPPER = np.log([1e-2, 1.0, 1.0, 1.0])
 KV_BYTES = {"bf16": 2.0, "fp8": 1.0}
 MIN_FOR_GLOBAL = 3
+MIN_FOR_MODEL_FIT = 2
+"""A model earns its own parameters on a stack once measured there this many times:
+model-specific kernels (MLA vs GQA attention, MoE routing) differ within one stack."""
 """Fewer tensor-parallel measurements than this and the global fit uses them all."""
 
 
@@ -46,9 +57,18 @@ class Observation:
 class Calibration:
     global_params: StackParams
     per_stack: dict[str, StackParams]
+    vendor_factors: dict[str, float] = field(default_factory=dict)
+    per_model: dict[tuple[str, str], StackParams] = field(default_factory=dict)
 
-    def params_for(self, stack: str) -> StackParams:
-        return self.per_stack.get(stack, self.global_params)
+    def params_for(
+        self, stack: str, vendor: str | None = None, model: str | None = None
+    ) -> StackParams:
+        """The most specific fit there is: this model on this stack, else the stack,
+        else the global prior; on the reference vendor's GPUs unless ``vendor`` says."""
+        params = self.per_model.get(
+            (stack, model or ""), self.per_stack.get(stack, self.global_params)
+        )
+        return scaled(params, self.vendor_factors.get(vendor or "", 1.0))
 
 
 def hardware_for(
@@ -121,29 +141,57 @@ def fit(
     prior: StackParams,
     log_sigma: tuple[float, float, float, float],
     measurement_log_sigma: float,
+    vendor_factors: dict[str, float],
+    fit_vendors: Prior | None = None,
     robust: bool = False,
-) -> StackParams:
-    """MAP fit of one parameter set; with no observations it returns the prior."""
-    x0 = np.log(prior.as_vector())
+) -> tuple[StackParams, dict[str, float]]:
+    """MAP fit of one parameter set, and with ``fit_vendors`` of the vendor factors too.
+
+    With no observations it returns the prior. Vendors not fitted keep the factors
+    given (the reference vendor is 1 by definition).
+    """
     if not observations:
-        return prior
+        return prior, vendor_factors
+    vendors = (
+        sorted({o.hardware.gpu.vendor for o in observations} - set(vendor_factors))
+        if fit_vendors is not None
+        else []
+    )
+    x0 = np.concatenate(
+        [
+            np.log(prior.as_vector()),
+            np.log([fit_vendors.value if fit_vendors else 1.0] * len(vendors)),
+        ]
+    )
+    sigma = np.asarray(
+        [*log_sigma, *([fit_vendors.log_sigma if fit_vendors else 1.0] * len(vendors))]
+    )
     targets = np.log([o.tokens_per_s for o in observations])
-    sigma = np.asarray(log_sigma)
+
+    def factors(x: np.ndarray) -> dict[str, float]:
+        return {**vendor_factors, **{v: math.exp(x[4 + i]) for i, v in enumerate(vendors)}}
 
     def residuals(x: np.ndarray) -> np.ndarray:
-        p = _params(x)
-        predicted = np.log([tokens_per_s(o.hardware, o.workload, p) for o in observations])
+        p, f = _params(x), factors(x)
+        predicted = np.log(
+            [
+                tokens_per_s(o.hardware, o.workload, scaled(p, f.get(o.hardware.gpu.vendor, 1.0)))
+                for o in observations
+            ]
+        )
         return np.concatenate([(predicted - targets) / measurement_log_sigma, (x - x0) / sigma])
 
-    start = np.clip(x0, _LOWER + 1e-9, _UPPER - 1e-9)
+    lower = np.concatenate([_LOWER, np.log([0.1] * len(vendors))])
+    upper = np.concatenate([_UPPER, np.log([1.5] * len(vendors))])
+    start = np.clip(x0, lower + 1e-9, upper - 1e-9)
     result = least_squares(
         residuals,
         start,
-        bounds=(_LOWER, _UPPER),
+        bounds=(lower, upper),
         loss="soft_l1" if robust else "linear",
         f_scale=3.0,
     )
-    return _params(result.x)
+    return _params(result.x), factors(result.x)
 
 
 def calibrate(
@@ -178,11 +226,13 @@ def calibrate(
     # Wide expert parallelism pays all-to-all costs single-node stacks never see; it
     # informs its own stacks, not the prior every other stack starts from.
     single_node = [o for o in observations if o.hardware.parallelism != "expert"]
-    global_params = fit(
+    global_params, vendor_factors = fit(
         single_node if len(single_node) >= MIN_FOR_GLOBAL else observations,
         prior=prior,
         log_sigma=sigma,
         measurement_log_sigma=noise,
+        vendor_factors={engine.reference_vendor: 1.0},
+        fit_vendors=engine.vendor_software_factor,
         robust=True,
     )
     per_stack = {
@@ -191,8 +241,28 @@ def calibrate(
             prior=global_params,
             log_sigma=sigma,
             measurement_log_sigma=noise,
-        )
+            vendor_factors=vendor_factors,
+        )[0]
         for stack in catalog.stacks
         if wanted is None or stack.id in wanted
     }
-    return Calibration(global_params=global_params, per_stack=per_stack)
+    groups: dict[tuple[str, str], list[Observation]] = {}
+    for o in observations:
+        groups.setdefault((o.measurement.stack, o.measurement.model), []).append(o)
+    per_model = {
+        key: fit(
+            group,
+            prior=per_stack.get(key[0], global_params),
+            log_sigma=sigma,
+            measurement_log_sigma=noise,
+            vendor_factors=vendor_factors,
+        )[0]
+        for key, group in groups.items()
+        if len(group) >= MIN_FOR_MODEL_FIT and (wanted is None or key[0] in wanted)
+    }
+    return Calibration(
+        global_params=global_params,
+        per_stack=per_stack,
+        vendor_factors=vendor_factors,
+        per_model=per_model,
+    )

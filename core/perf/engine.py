@@ -137,7 +137,7 @@ class PerfEngine:
 
     def throughput(self, q: PerfQuery) -> Throughput:
         hw, wl = self.hardware(q), self.workload(q)
-        params = self.calibration.params_for(q.stack)
+        params = self.calibration.params_for(q.stack, hw.gpu.vendor, q.model)
         pool = self.deployment_measurements(q)
         alike = sorted((m for m in pool if _same_conditions(m, q)), key=lambda m: m.concurrency)
 
@@ -167,8 +167,9 @@ class PerfEngine:
                 ),
             )
             seen = observe(self.catalog, anchor)
+            anchor_params = self.calibration.params_for(q.stack, seen.hardware.gpu.vendor, q.model)
             ratio = tokens_per_s(hw, wl, params) / tokens_per_s(
-                seen.hardware, seen.workload, params
+                seen.hardware, seen.workload, anchor_params
             )
             band = self._blend_band(q, hw, wl, params)
             return self._result(
@@ -187,7 +188,7 @@ class PerfEngine:
     def _ttft(self, hw: Hardware, wl: Workload, q: PerfQuery) -> float | None:
         if q.input_tokens is None:
             return None
-        params = self.calibration.params_for(q.stack)
+        params = self.calibration.params_for(q.stack, hw.gpu.vendor, q.model)
         return ttft_s(hw, wl, params, self.catalog.engine.scheduling_overhead_s)
 
     def _blend_band(self, q: PerfQuery, hw: Hardware, wl: Workload, params: StackParams) -> float:

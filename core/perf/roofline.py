@@ -38,6 +38,19 @@ class StackParams:
         )
 
 
+def scaled(params: StackParams, software_factor: float) -> StackParams:
+    """The same stack on a platform whose kernels reach ``software_factor`` of the
+    reference vendor's efficiency (and pay its fixed costs 1/factor times)."""
+    if software_factor == 1.0:
+        return params
+    return StackParams(
+        per_layer_step_overhead_s=params.per_layer_step_overhead_s / software_factor,
+        bandwidth_efficiency=min(1.0, params.bandwidth_efficiency * software_factor),
+        compute_efficiency=min(1.0, params.compute_efficiency * software_factor),
+        prefill_efficiency=min(1.0, params.prefill_efficiency * software_factor),
+    )
+
+
 @dataclass(frozen=True)
 class Hardware:
     """A replica: one model at one precision on ``gpus`` GPUs of one kind.

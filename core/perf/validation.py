@@ -9,7 +9,8 @@ check that the bands are honest for configurations nobody fitted.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,27 +75,55 @@ def leave_one_out(catalog: Catalog) -> list[Check]:
     return checks
 
 
-def bands_from(checks: Sequence[Check], *, quantile: float, floor: float) -> ErrorBands:
-    """Bands at a quantile of |error| per method; sparse methods borrow the broader one."""
+def leave_deployment_out(catalog: Catalog) -> list[Check]:
+    """Each deployment's measurements predicted with the whole deployment left out.
 
-    def band(methods: set[str]) -> float | None:
-        errors = [abs(c.relative_error) for c in checks if c.method in methods]
+    This is the case a roofline estimate answers (nobody measured this
+    deployment), so its errors, not leave-one-out's, set the roofline bands.
+    """
+    groups: dict[tuple[str, ...], list[Measurement]] = defaultdict(list)
+    for m in catalog.measurements:
+        if m.role == "calibration":
+            groups[(m.model, m.gpu, str(m.gpus), m.precision, m.stack)].append(m)
+    checks = []
+    for group in groups.values():
+        ids = frozenset(m.id for m in group)
+        engine = PerfEngine(
+            catalog=catalog,
+            calibration=calibrate(catalog, exclude=ids, stacks=[group[0].stack]),
+            bands=NO_BANDS,
+            excluded=ids,
+        )
+        for m in group:
+            t = engine.throughput(query_for(m))
+            checks.append(Check(m, t.output_tokens_per_s, t.method, 0.0))
+    return checks
+
+
+def bands_from(
+    one_out: Sequence[Check],
+    deployment_out: Sequence[Check],
+    *,
+    quantile: float,
+    floor: float,
+) -> ErrorBands:
+    """Bands at a quantile of |error|: interpolated and anchored from leave-one-out,
+    the roofline's (overall and per stack) from leave-deployment-out."""
+
+    def band(checks: Iterable[Check]) -> float | None:
+        errors = [abs(c.relative_error) for c in checks]
         if not errors:
             return None
         return max(floor, float(np.quantile(errors, quantile)))
 
-    model = band({"model"}) or band({"model", "anchored", "interpolated"}) or floor
-    anchored = band({"anchored"}) or model
-    interpolated = band({"interpolated"}) or min(anchored, model)
+    model = band(deployment_out) or floor
+    anchored = band(c for c in one_out if c.method == "anchored") or model
+    interpolated = band(c for c in one_out if c.method == "interpolated") or min(anchored, model)
     by_stack: dict[str, float] = {}
-    for stack in {c.measurement.stack for c in checks}:
-        errors = [
-            abs(c.relative_error)
-            for c in checks
-            if c.method == "model" and c.measurement.stack == stack
-        ]
-        if len(errors) >= MIN_CHECKS_FOR_STACK_BAND:
-            by_stack[stack] = max(floor, float(np.quantile(errors, quantile)))
+    for stack in {c.measurement.stack for c in deployment_out}:
+        mine = [c for c in deployment_out if c.measurement.stack == stack]
+        if len(mine) >= MIN_CHECKS_FOR_STACK_BAND:
+            by_stack[stack] = band(mine) or model
     return ErrorBands(
         interpolated=interpolated, anchored=anchored, model=model, model_by_stack=by_stack
     )
@@ -105,6 +134,7 @@ def build_engine(catalog: Catalog) -> PerfEngine:
     constants = catalog.engine
     bands = bands_from(
         leave_one_out(catalog),
+        leave_deployment_out(catalog),
         quantile=constants.error_band_quantile,
         floor=constants.error_band_floor,
     )

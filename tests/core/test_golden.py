@@ -90,8 +90,8 @@ def test_mxfp4_kimi_k3_fits_eight_b300s(ask):
 
 def test_the_fused_path_halves_the_fixed_step_cost_and_raises_bandwidth_efficiency(engine):
     """DESIGN.md's worked check: t_fixed ~8 -> ~4 ms, eta ~0.39 -> ~0.59 over 93 layers."""
-    before = engine.calibration.params_for("vllm")
-    after = engine.calibration.params_for("vllm-k3-decode")
+    before = engine.calibration.params_for("vllm", model="kimi-k3")
+    after = engine.calibration.params_for("vllm-k3-decode", model="kimi-k3")
     t_before = 93 * before.per_layer_step_overhead_s
     t_after = 93 * after.per_layer_step_overhead_s
     assert 0.004 < t_before < 0.010 and 0.002 < t_after < 0.006
@@ -107,6 +107,8 @@ def test_the_before_calibration_predicts_single_stream_on_eight_gpus_near_92(eng
         model="kimi-k3", gpu="b300", gpus=8, precision="mxfp4", stack="vllm", concurrency=1
     )
     predicted = tokens_per_s(
-        engine.hardware(q), engine.workload(q), engine.calibration.params_for("vllm")
+        engine.hardware(q),
+        engine.workload(q),
+        engine.calibration.params_for("vllm", model="kimi-k3"),
     )
     assert predicted == pytest.approx(98, rel=0.15)

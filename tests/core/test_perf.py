@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from core.errors import InputError
-from core.perf.validation import bands_from, holdout, leave_one_out, query_for
+from core.perf.validation import (
+    bands_from,
+    holdout,
+    leave_deployment_out,
+    leave_one_out,
+    query_for,
+)
 
 K3_16 = dict(model="kimi-k3", gpu="b300", gpus=16, price_per_gpu_hour=5)
 
@@ -93,9 +99,14 @@ def test_leave_one_out_predicts_every_calibration_measurement_from_the_rest(cata
     assert all(c.predicted_tokens_per_s > 0 and c.method != "measured" for c in checks)
 
 
-def test_error_bands_come_from_the_leave_one_out_errors(catalog, engine):
+def test_roofline_bands_come_from_leaving_whole_deployments_out(catalog, engine):
+    out = leave_deployment_out(catalog)
+    assert {c.measurement.id for c in out} == {
+        m.id for m in catalog.measurements if m.role == "calibration"
+    }
     derived = bands_from(
         leave_one_out(catalog),
+        out,
         quantile=catalog.engine.error_band_quantile,
         floor=catalog.engine.error_band_floor,
     )
