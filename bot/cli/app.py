@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -21,8 +22,10 @@ from core.perf.engine import PerfEngine
 from core.perf.validation import build_engine
 
 
+@functools.cache
 def load_engine() -> PerfEngine:
-    """Catalog plus calibration, built once per command."""
+    """Catalog plus calibration (about a second), built once per process: the
+    packaged data cannot change while a command runs."""
     return build_engine(load_catalog())
 
 

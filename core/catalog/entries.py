@@ -264,6 +264,7 @@ class EngineConstants(Record):
     """
 
     per_layer_step_overhead_us: Prior
+    per_layer_collective_us: Prior
     bandwidth_efficiency: Prior
     compute_efficiency: Prior
     prefill_efficiency: Prior

@@ -30,9 +30,10 @@ from core.units import ms_to_s
 
 # Physical limits on the parameters (log-space bounds for the optimiser): an
 # efficiency cannot exceed 1, a per-layer overhead lies between 0.1 us and 10 ms.
-_LOWER = np.log([1e-7, 0.01, 0.01, 0.01])
-_UPPER = np.log([1e-2, 1.0, 1.0, 1.0])
+_LOWER = np.log([1e-7, 0.01, 0.01, 0.01, 1e-8])
+_UPPER = np.log([1e-2, 1.0, 1.0, 1.0, 1e-2])
 KV_BYTES = {"bf16": 2.0, "fp8": 1.0}
+N_PARAMS = 5
 MIN_FOR_GLOBAL = 3
 MIN_FOR_MODEL_FIT = 2
 """A model earns its own parameters on a stack once measured there this many times:
@@ -132,6 +133,7 @@ def _params(x: Sequence[float] | np.ndarray) -> StackParams:
         bandwidth_efficiency=math.exp(x[1]),
         compute_efficiency=math.exp(x[2]),
         prefill_efficiency=math.exp(x[3]),
+        per_layer_collective_s=math.exp(x[4]),
     )
 
 
@@ -139,7 +141,7 @@ def fit(
     observations: Sequence[Observation],
     *,
     prior: StackParams,
-    log_sigma: tuple[float, float, float, float],
+    log_sigma: tuple[float, float, float, float, float],
     measurement_log_sigma: float,
     vendor_factors: dict[str, float],
     fit_vendors: Prior | None = None,
@@ -169,7 +171,7 @@ def fit(
     targets = np.log([o.tokens_per_s for o in observations])
 
     def factors(x: np.ndarray) -> dict[str, float]:
-        return {**vendor_factors, **{v: math.exp(x[4 + i]) for i, v in enumerate(vendors)}}
+        return {**vendor_factors, **{v: math.exp(x[N_PARAMS + i]) for i, v in enumerate(vendors)}}
 
     def residuals(x: np.ndarray) -> np.ndarray:
         p, f = _params(x), factors(x)
@@ -215,12 +217,14 @@ def calibrate(
         bandwidth_efficiency=engine.bandwidth_efficiency.value,
         compute_efficiency=engine.compute_efficiency.value,
         prefill_efficiency=engine.prefill_efficiency.value,
+        per_layer_collective_s=ms_to_s(engine.per_layer_collective_us.value / 1000),
     )
     sigma = (
         engine.per_layer_step_overhead_us.log_sigma,
         engine.bandwidth_efficiency.log_sigma,
         engine.compute_efficiency.log_sigma,
         engine.prefill_efficiency.log_sigma,
+        engine.per_layer_collective_us.log_sigma,
     )
     noise = engine.measurement_log_sigma
     # Wide expert parallelism pays all-to-all costs single-node stacks never see; it

@@ -28,13 +28,15 @@ class StackParams:
     bandwidth_efficiency: float
     compute_efficiency: float
     prefill_efficiency: float
+    per_layer_collective_s: float
 
-    def as_vector(self) -> tuple[float, float, float, float]:
+    def as_vector(self) -> tuple[float, float, float, float, float]:
         return (
             self.per_layer_step_overhead_s,
             self.bandwidth_efficiency,
             self.compute_efficiency,
             self.prefill_efficiency,
+            self.per_layer_collective_s,
         )
 
 
@@ -48,6 +50,7 @@ def scaled(params: StackParams, software_factor: float) -> StackParams:
         bandwidth_efficiency=min(1.0, params.bandwidth_efficiency * software_factor),
         compute_efficiency=min(1.0, params.compute_efficiency * software_factor),
         prefill_efficiency=min(1.0, params.prefill_efficiency * software_factor),
+        per_layer_collective_s=params.per_layer_collective_s / software_factor,
     )
 
 
@@ -161,7 +164,10 @@ def step_time_s(hw: Hardware, wl: Workload, params: StackParams) -> float:
         * wl.concurrency,
         efficiency=params.compute_efficiency,
     )
-    fixed_s = hw.model.layers * params.per_layer_step_overhead_s
+    fixed_s = hw.model.layers * (
+        params.per_layer_step_overhead_s
+        + params.per_layer_collective_s * math.log2(_bandwidth_gpus(hw))
+    )
     return fixed_s + max(memory_s, compute_s)
 
 
