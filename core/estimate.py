@@ -270,10 +270,16 @@ def _stack_hint(serving: list[Stack], model: Model) -> str:
 
 
 def _sources(perf: Throughput, gpu: Gpu, *, price_defaulted: bool) -> list[SourceRef]:
-    refs = [
-        SourceRef(title=m.source.title, url=m.source.url, date=m.source.date, measurement=m.id)
-        for m in perf.measurements
-    ]
+    """The measurements an answer rests on; for a roofline estimate, the publications
+    its stack was fitted on, once each."""
+    if perf.method == "model":
+        titles = {m.source.title: m.source for m in perf.fitted_on}
+        refs = [SourceRef(title=s.title, url=s.url, date=s.date) for s in titles.values()]
+    else:
+        refs = [
+            SourceRef(title=m.source.title, url=m.source.url, date=m.source.date, measurement=m.id)
+            for m in perf.measurements
+        ]
     if price_defaulted:
         p = gpu.price_source
         refs.append(SourceRef(title=p.title, url=p.url, date=p.date))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from core.catalog import Catalog, Measurement
 from core.perf.calibration import Calibration, hardware_for, observe
@@ -84,6 +84,8 @@ class Throughput:
     error_band: float
     measurements: tuple[Measurement, ...]
     caveats: tuple[str, ...] = field(default=())
+    fitted_on: tuple[Measurement, ...] = field(default=())
+    """For a roofline estimate, every measurement its stack's parameters were fitted on."""
 
 
 @dataclass(frozen=True)
@@ -181,9 +183,14 @@ class PerfEngine:
             for m in self.catalog.measurements
             if m.stack == q.stack and m.role == "calibration" and m.id not in self.excluded
         )
-        return self._result(
-            tokens_per_s(hw, wl, params), q, self._ttft(hw, wl, q), "model", fitted_on
+        result = self._result(
+            tokens_per_s(hw, wl, params),
+            q,
+            self._ttft(hw, wl, q),
+            "model",
+            (m for m in fitted_on if m.model == q.model),
         )
+        return replace(result, fitted_on=fitted_on)
 
     def _ttft(self, hw: Hardware, wl: Workload, q: PerfQuery) -> float | None:
         if q.input_tokens is None:
