@@ -146,11 +146,13 @@ def fit(
     vendor_factors: dict[str, float],
     fit_vendors: Prior | None = None,
     robust: bool = False,
+    start: tuple[StackParams, dict[str, float]] | None = None,
 ) -> tuple[StackParams, dict[str, float]]:
     """MAP fit of one parameter set, and with ``fit_vendors`` of the vendor factors too.
 
     With no observations it returns the prior. Vendors not fitted keep the factors
-    given (the reference vendor is 1 by definition).
+    given (the reference vendor is 1 by definition). ``start`` is where the search
+    begins (a nearby solution makes leave-one-out refits quick); the prior stays.
     """
     if not observations:
         return prior, vendor_factors
@@ -185,10 +187,15 @@ def fit(
 
     lower = np.concatenate([_LOWER, np.log([0.1] * len(vendors))])
     upper = np.concatenate([_UPPER, np.log([1.5] * len(vendors))])
-    start = np.clip(x0, lower + 1e-9, upper - 1e-9)
+    begin = x0
+    if start is not None:
+        params, known = start
+        begin = np.concatenate(
+            [np.log(params.as_vector()), [math.log(known.get(v, 1.0)) for v in vendors]]
+        )
     result = least_squares(
         residuals,
-        start,
+        np.clip(begin, lower + 1e-9, upper - 1e-9),
         bounds=(lower, upper),
         loss="soft_l1" if robust else "linear",
         f_scale=3.0,
@@ -197,13 +204,24 @@ def fit(
 
 
 def calibrate(
-    catalog: Catalog, *, exclude: Iterable[str] = (), stacks: Iterable[str] | None = None
+    catalog: Catalog,
+    *,
+    exclude: Iterable[str] = (),
+    stacks: Iterable[str] | None = None,
+    warm: Calibration | None = None,
 ) -> Calibration:
     """Fit the global and per-stack parameters, leaving out measurements by id.
 
     ``stacks`` limits the per-stack fits (the others fall back to the global fit),
-    which is all leave-one-out needs to predict the measurement it left out.
+    which is all leave-one-out needs to predict the measurement it left out;
+    ``warm`` (the fit on everything) is where each search starts.
     """
+
+    def begin(params: StackParams | None) -> tuple[StackParams, dict[str, float]] | None:
+        if warm is None or params is None:
+            return None
+        return params, warm.vendor_factors
+
     wanted = None if stacks is None else set(stacks)
     left_out = set(exclude)
     engine = catalog.engine
@@ -238,6 +256,7 @@ def calibrate(
         vendor_factors={engine.reference_vendor: 1.0},
         fit_vendors=engine.vendor_software_factor,
         robust=True,
+        start=begin(warm.global_params if warm else None),
     )
     per_stack = {
         stack.id: fit(
@@ -246,6 +265,7 @@ def calibrate(
             log_sigma=sigma,
             measurement_log_sigma=noise,
             vendor_factors=vendor_factors,
+            start=begin(warm.per_stack.get(stack.id) if warm else None),
         )[0]
         for stack in catalog.stacks
         if wanted is None or stack.id in wanted
@@ -260,6 +280,7 @@ def calibrate(
             log_sigma=sigma,
             measurement_log_sigma=noise,
             vendor_factors=vendor_factors,
+            start=begin(warm.per_model.get(key) if warm else None),
         )[0]
         for key, group in groups.items()
         if len(group) >= MIN_FOR_MODEL_FIT and (wanted is None or key[0] in wanted)

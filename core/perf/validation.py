@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.catalog import Catalog, Measurement
-from core.perf.calibration import calibrate
+from core.perf.calibration import Calibration, calibrate
 from core.perf.engine import ErrorBands, Method, PerfEngine, PerfQuery
 
 NO_BANDS = ErrorBands(interpolated=0.0, anchored=0.0, model=0.0)
@@ -59,14 +59,14 @@ def query_for(m: Measurement) -> PerfQuery:
     )
 
 
-def leave_one_out(catalog: Catalog) -> list[Check]:
+def leave_one_out(catalog: Catalog, warm: Calibration | None = None) -> list[Check]:
     checks = []
     for m in catalog.measurements:
         if m.role != "calibration":
             continue
         engine = PerfEngine(
             catalog=catalog,
-            calibration=calibrate(catalog, exclude=[m.id], stacks=[m.stack]),
+            calibration=calibrate(catalog, exclude=[m.id], stacks=[m.stack], warm=warm),
             bands=NO_BANDS,
             excluded=frozenset({m.id}),
         )
@@ -75,7 +75,7 @@ def leave_one_out(catalog: Catalog) -> list[Check]:
     return checks
 
 
-def leave_deployment_out(catalog: Catalog) -> list[Check]:
+def leave_deployment_out(catalog: Catalog, warm: Calibration | None = None) -> list[Check]:
     """Each deployment's measurements predicted with the whole deployment left out.
 
     This is the case a roofline estimate answers (nobody measured this
@@ -90,7 +90,7 @@ def leave_deployment_out(catalog: Catalog) -> list[Check]:
         ids = frozenset(m.id for m in group)
         engine = PerfEngine(
             catalog=catalog,
-            calibration=calibrate(catalog, exclude=ids, stacks=[group[0].stack]),
+            calibration=calibrate(catalog, exclude=ids, stacks=[group[0].stack], warm=warm),
             bands=NO_BANDS,
             excluded=ids,
         )
@@ -132,13 +132,14 @@ def bands_from(
 def build_engine(catalog: Catalog) -> PerfEngine:
     """Calibrate on every calibration measurement, with bands from leave-one-out."""
     constants = catalog.engine
+    full = calibrate(catalog)
     bands = bands_from(
-        leave_one_out(catalog),
-        leave_deployment_out(catalog),
+        leave_one_out(catalog, full),
+        leave_deployment_out(catalog, full),
         quantile=constants.error_band_quantile,
         floor=constants.error_band_floor,
     )
-    return PerfEngine(catalog=catalog, calibration=calibrate(catalog), bands=bands)
+    return PerfEngine(catalog=catalog, calibration=full, bands=bands)
 
 
 def holdout(engine: PerfEngine) -> list[Check]:

@@ -100,12 +100,12 @@ def test_leave_one_out_predicts_every_calibration_measurement_from_the_rest(cata
 
 
 def test_roofline_bands_come_from_leaving_whole_deployments_out(catalog, engine):
-    out = leave_deployment_out(catalog)
+    out = leave_deployment_out(catalog, engine.calibration)
     assert {c.measurement.id for c in out} == {
         m.id for m in catalog.measurements if m.role == "calibration"
     }
     derived = bands_from(
-        leave_one_out(catalog),
+        leave_one_out(catalog, engine.calibration),
         out,
         quantile=catalog.engine.error_band_quantile,
         floor=catalog.engine.error_band_floor,
