@@ -20,8 +20,9 @@ from core.perf.calibration import Calibration, calibrate
 from core.perf.engine import ErrorBands, Method, PerfEngine, PerfQuery
 
 NO_BANDS = ErrorBands(interpolated=0.0, anchored=0.0, model=0.0)
-MIN_CHECKS_FOR_STACK_BAND = 5
-"""A stack earns its own roofline band after this many leave-one-out checks."""
+MIN_CHECKS_FOR_STACK_BAND = 10
+"""A stack earns its own roofline band after this many leave-deployment-out checks: fewer
+samples cannot place a 90th percentile."""
 
 
 @dataclass(frozen=True)
