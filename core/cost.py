@@ -60,6 +60,11 @@ def api_usd(
     ) / TOKENS_PER_MILLION
 
 
+def output_tokens_per_month(*, tokens_per_s: float, utilization: float) -> float:
+    """Tokens a replica decodes in a lease month when busy ``utilization`` of the time."""
+    return tokens_per_s * utilization * SECONDS_PER_HOUR * HOURS_PER_MONTH
+
+
 def breakeven_utilization(
     *, hourly_usd: float, tokens_per_s: float, api_usd_per_million: float
 ) -> float:

@@ -16,6 +16,7 @@ from core.perf.engine import PerfEngine, PerfQuery, Throughput
 from core.perf.memory import memory_fit, min_gpus
 from core.perf.roofline import max_context_tokens, mean_context_tokens
 from core.scenario import Estimate, Scenario, SourceRef
+from core.units import TOKENS_PER_MILLION
 
 SPEC_DECODE_CAVEAT = (
     "assumes a fixed speculative-decoding acceptance of {a:g} tokens per step; real traffic "
@@ -90,6 +91,7 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
     hourly = cost.usd_per_hour(gpus=gpus, price_per_gpu_hour=price)
     monthly = cost.usd_per_month(hourly)
     api_per_m = None
+    api_monthly = None
     breakeven = None
     if scenario.api_price_per_million_output is not None:
         api_per_m = cost.api_usd_per_million_output_tokens(
@@ -98,6 +100,10 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
             input_tokens=scenario.input_tokens,
             output_tokens=decoded,
         )
+        served = cost.output_tokens_per_month(
+            tokens_per_s=perf.output_tokens_per_s, utilization=scenario.utilization
+        )
+        api_monthly = served * api_per_m / TOKENS_PER_MILLION
         breakeven = cost.breakeven_utilization(
             hourly_usd=hourly, tokens_per_s=perf.output_tokens_per_s, api_usd_per_million=api_per_m
         )
@@ -136,6 +142,7 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         if scenario.term_months is None
         else cost.contract_usd(monthly_usd=monthly, term_months=scenario.term_months),
         api_usd_per_million_output_tokens=api_per_m,
+        api_usd_per_month=api_monthly,
         breakeven_utilization=breakeven,
         fits_memory=fit.fits,
         memory=fit,

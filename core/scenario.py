@@ -105,6 +105,7 @@ class Estimate(BaseModel):
     usd_per_million_output_tokens: float
     contract_usd: float | None
     api_usd_per_million_output_tokens: float | None
+    api_usd_per_month: float | None
     breakeven_utilization: float | None
     fits_memory: bool
     memory: MemoryFit

@@ -46,6 +46,8 @@ def estimate_table(e: Estimate) -> Table:
             else "never breaks even, even at 100% utilization"
         )
         t.add_row("Against the API", f"{money(e.api_usd_per_million_output_tokens)}/M: {verdict}")
+    if e.api_usd_per_month is not None:
+        t.add_row("Same tokens on the API", f"{money(e.api_usd_per_month)}/month")
     m = e.memory
     fit = "fits" if m.fits else f"DOES NOT FIT (needs at least {m.min_gpus or 'more'} GPUs)"
     t.add_row(

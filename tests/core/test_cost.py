@@ -59,3 +59,5 @@ def test_an_estimate_with_an_api_price_reports_breakeven(ask):
     )
     assert e.breakeven_utilization == pytest.approx(6.16 / 15, rel=1e-3)
     assert e.contract_usd == pytest.approx(80 * 730 * 36)
+    # the same 3,607.5 tokens/s for a 730-hour month, at the API's $15/M
+    assert e.api_usd_per_month == pytest.approx(3607.5 * 3600 * 730 * 15 / 1e6, rel=1e-4)
