@@ -135,8 +135,10 @@ def _assemble(sections: dict[str, list[tuple[str, BaseModel]]]) -> Catalog:
             table[rid] = record
             origin[(section, rid)] = file
         tables[section] = table
+    constants = engines[0][1]
+    assert isinstance(constants, EngineConstants)
     catalog = Catalog(
-        engine=engines[0][1],  # type: ignore[arg-type]
+        engine=constants,
         precisions=tables["precisions"],
         gpus=tables["gpus"],
         models=tables["models"],

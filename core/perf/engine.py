@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from core.catalog import Catalog, Measurement
 from core.perf.calibration import Calibration, hardware_for, observe
@@ -37,7 +38,15 @@ from core.perf.roofline import (
 )
 from core.scenario import Basis
 
-Method = str  # "measured" | "interpolated" | "anchored" | "model"
+Method = Literal["measured", "interpolated", "anchored", "model"]
+"""How an answer was reached; anchored and roofline answers are both ``estimated``."""
+
+BASIS: dict[Method, Basis] = {
+    "measured": "measured",
+    "interpolated": "interpolated",
+    "anchored": "estimated",
+    "model": "estimated",
+}
 
 
 @dataclass(frozen=True)
@@ -219,12 +228,11 @@ class PerfEngine:
             for c in m.caveats:
                 if c not in caveats:
                     caveats.append(c)
-        basis: Basis = "estimated" if method in ("anchored", "model") else method  # type: ignore[assignment]
         return Throughput(
             output_tokens_per_s=tps,
             per_user_tokens_per_s=tps / q.concurrency,
             ttft_s=ttft,
-            basis=basis,
+            basis=BASIS[method],
             method=method,
             error_band=self.bands.for_method(method, q.stack) if band is None else band,
             measurements=rests,
