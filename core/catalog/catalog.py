@@ -70,6 +70,7 @@ class Catalog:
     models: Table[Model]
     stacks: Table[Stack]
     measurements: tuple[Measurement, ...]
+    _by_deployment: dict[tuple[str, str, int, str, str], list[Measurement]]
 
     def __init__(
         self,
@@ -87,6 +88,13 @@ class Catalog:
         object.__setattr__(self, "models", Table("model", dict(models)))
         object.__setattr__(self, "stacks", Table("stack", dict(stacks)))
         object.__setattr__(self, "measurements", tuple(measurements.values()))
+        index: dict[tuple[str, str, int, str, str], list[Measurement]] = {}
+        for m in self.measurements:
+            if m.role != "calibration":
+                continue
+            for gpu in (m.gpu, *m.applies_to_gpus):
+                index.setdefault((m.model, gpu, m.gpus, m.precision, m.stack), []).append(m)
+        object.__setattr__(self, "_by_deployment", index)
 
     def dangling_references(self) -> Iterator[tuple[str, str, str, str]]:
         """(section, entry id, field, message) for every name that points nowhere."""
@@ -135,13 +143,4 @@ class Catalog:
         self, *, model: str, gpu: str, gpus: int, precision: str, stack: str
     ) -> list[Measurement]:
         """Calibration measurements of exactly this deployment (holdouts never leak in)."""
-        return [
-            m
-            for m in self.measurements
-            if m.role == "calibration"
-            and m.model == model
-            and m.runs_as(gpu)
-            and m.gpus == gpus
-            and m.precision == precision
-            and m.stack == stack
-        ]
+        return list(self._by_deployment.get((model, gpu, gpus, precision, stack), ()))
