@@ -9,7 +9,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from core.catalog.entries import EngineConstants, Gpu, Measurement, Model, Precision, Stack
+from core.catalog.entries import (
+    EngineConstants,
+    Gpu,
+    LeasePrice,
+    Measurement,
+    Model,
+    Precision,
+    Stack,
+)
 from core.errors import InputError
 
 T = TypeVar("T", bound=Gpu | Model | Precision | Stack)
@@ -70,6 +78,7 @@ class Catalog:
     models: Table[Model]
     stacks: Table[Stack]
     measurements: tuple[Measurement, ...]
+    prices: tuple[LeasePrice, ...]
     _by_deployment: dict[tuple[str, str, int, str, str], list[Measurement]]
 
     def __init__(
@@ -81,6 +90,7 @@ class Catalog:
         models: Mapping[str, Model],
         stacks: Mapping[str, Stack],
         measurements: Mapping[str, Measurement],
+        prices: Mapping[str, LeasePrice] | None = None,
     ) -> None:
         object.__setattr__(self, "engine", engine)
         object.__setattr__(self, "precisions", Table("precision", dict(precisions)))
@@ -88,6 +98,7 @@ class Catalog:
         object.__setattr__(self, "models", Table("model", dict(models)))
         object.__setattr__(self, "stacks", Table("stack", dict(stacks)))
         object.__setattr__(self, "measurements", tuple(measurements.values()))
+        object.__setattr__(self, "prices", tuple((prices or {}).values()))
         index: dict[tuple[str, str, int, str, str], list[Measurement]] = {}
         for m in self.measurements:
             if m.role != "calibration":
@@ -127,6 +138,22 @@ class Catalog:
             for g in m.applies_to_gpus:
                 if g not in self.gpus:
                     yield "measurements", m.id, "applies_to_gpus", f"unknown gpu {g!r}"
+        seen: dict[tuple[str, int], str] = {}
+        for line in self.prices:
+            key = (line.gpu, line.term_months)
+            if line.gpu not in self.gpus:
+                yield "prices", line.id, "gpu", f"unknown gpu {line.gpu!r}"
+            if key in seen:
+                message = f"{line.gpu} at {line.term_months} months is already priced"
+                yield "prices", line.id, "term_months", f"{message} by {seen[key]!r}"
+            seen[key] = line.id
+
+    def lease_price(self, gpu: str, term_months: int) -> LeasePrice | None:
+        """The price book's line for this GPU and term, if it has one."""
+        for line in self.prices:
+            if line.gpu == gpu and line.term_months == term_months:
+                return line
+        return None
 
     def stacks_for(
         self, *, model: str, gpu: str, precision: str, as_of: dt.date | None

@@ -249,6 +249,17 @@ class Measurement(Record):
         return gpu == self.gpu or gpu in self.applies_to_gpus
 
 
+class LeasePrice(Record):
+    """One line of the price book: a GPU at a commitment term (0 months: on demand)."""
+
+    id: str
+    gpu: str
+    term_months: int = Field(ge=0, le=120)
+    usd_per_gpu_hour: float = Field(gt=0)
+    source: Source
+    notes: str = ""
+
+
 class Prior(Record):
     """A calibration parameter's starting belief: a value and how far to trust it."""
 

@@ -15,7 +15,15 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from core.catalog.catalog import Catalog
-from core.catalog.entries import EngineConstants, Gpu, Measurement, Model, Precision, Stack
+from core.catalog.entries import (
+    EngineConstants,
+    Gpu,
+    LeasePrice,
+    Measurement,
+    Model,
+    Precision,
+    Stack,
+)
 from core.errors import CatalogError
 
 R = TypeVar("R", bound=BaseModel)
@@ -26,6 +34,7 @@ SECTIONS: dict[str, type[BaseModel]] = {
     "models": Model,
     "stacks": Stack,
     "measurements": Measurement,
+    "prices": LeasePrice,
     "engine": EngineConstants,
 }
 # libyaml's safe loader when PyYAML was built with it (ten times faster), else Python's.
@@ -144,6 +153,7 @@ def _assemble(sections: dict[str, list[tuple[str, BaseModel]]]) -> Catalog:
         models=tables["models"],
         stacks=tables["stacks"],
         measurements=tables["measurements"],
+        prices=tables["prices"],
     )
     for problem in catalog.dangling_references():
         section, rid, field, message = problem
