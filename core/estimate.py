@@ -16,6 +16,7 @@ from core.perf.engine import PerfEngine, PerfQuery, Throughput
 from core.perf.memory import memory_fit, min_gpus
 from core.perf.roofline import max_context_tokens, mean_context_tokens
 from core.scenario import Estimate, Scenario, SourceRef
+from core.stack_choice import candidate_stacks
 from core.units import TOKENS_PER_MILLION
 
 SPEC_DECODE_CAVEAT = (
@@ -48,7 +49,9 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
             field="context_tokens",
             hint=f"keep input plus output under {model.context_window_tokens:,} tokens",
         )
-    candidates = _stacks(scenario, engine, model, gpu, precision)
+    candidates = candidate_stacks(
+        engine, model, gpu, precision, stack=scenario.stack, as_of=scenario.as_of
+    )
     gpus = scenario.gpus or _smallest_fit(
         engine, model, gpu, precision, candidates[0], scenario, max_ctx, assumptions
     )
@@ -214,66 +217,6 @@ def _smallest_fit(
         )
     assumptions.append(f"assumed the smallest {gpu.name} count that holds the model: {n}")
     return n
-
-
-def _stacks(
-    scenario: Scenario, engine: PerfEngine, model: Model, gpu: Gpu, precision: Precision
-) -> list[Stack]:
-    catalog = engine.catalog
-    serving = catalog.stacks_for(model=model.id, gpu=gpu.id, precision=precision.id, as_of=None)
-    if scenario.stack is not None:
-        stack = catalog.stacks.get(scenario.stack, field_name="stack")
-        if stack not in serving:
-            raise InputError(
-                f"{stack.name} does not serve {model.name} at {precision.name} on {gpu.name}",
-                field="stack",
-                hint=f"try one of: {', '.join(s.id for s in serving) or 'none known'}",
-            )
-        if scenario.as_of is not None and stack.released > scenario.as_of:
-            raise InputError(
-                f"{stack.name} was released {stack.released}, after as_of {scenario.as_of}",
-                field="as_of",
-                hint=f"use as_of={stack.released} or later, or leave stack out",
-            )
-        return [stack]
-    known = [s for s in serving if scenario.as_of is None or s.released <= scenario.as_of]
-    if not known:
-        when = f" as of {scenario.as_of}" if scenario.as_of else ""
-        raise InputError(
-            f"no serving stack known for {model.name} at {precision.name} on {gpu.name}{when}",
-            field="precision" if not serving else "as_of",
-            hint=_stack_hint(serving, model),
-        )
-    return _credible(known, engine, model, gpu)
-
-
-def _credible(known: list[Stack], engine: PerfEngine, model: Model, gpu: Gpu) -> list[Stack]:
-    """Stacks worth comparing for "the best stack known".
-
-    None that a newer candidate supersedes; then only those with the closest
-    evidence (measured serving this model, else on this GPU, else measured at
-    all), because the fastest of several unmeasured rooflines is the most
-    optimistic guess, not the best stack.
-    """
-    superseded = {s.supersedes for s in known}
-    current = [s for s in known if s.id not in superseded]
-    calibration = [m for m in engine.catalog.measurements if m.role == "calibration"]
-    for evidence in (
-        {m.stack for m in calibration if m.model == model.id},
-        {m.stack for m in calibration if m.runs_as(gpu.id)},
-        {m.stack for m in calibration},
-    ):
-        proven = [s for s in current if s.id in evidence]
-        if proven:
-            return proven
-    return current
-
-
-def _stack_hint(serving: list[Stack], model: Model) -> str:
-    if serving:
-        first = min(s.released for s in serving)
-        return f"the earliest stack for this deployment was released {first}; use as_of={first}"
-    return f"try {model.name}'s native precision: precision={model.native_precisions[0]}"
 
 
 def _sources(perf: Throughput, gpu: Gpu, *, price_defaulted: bool) -> list[SourceRef]:
