@@ -115,6 +115,7 @@ class Model(Record):
     context_window_tokens: int = Field(ge=1)
     thinking: Literal["none", "optional", "mandatory"]
     reasoning_tokens_default: int = Field(ge=0)
+    vendor_min_production_gpus: int | None = Field(default=None, ge=1)
     hosted_api: dict[str, float] = {}
     estimated_fields: tuple[str, ...] = ()
     estimate_notes: str = ""
@@ -285,6 +286,11 @@ class EngineConstants(Record):
     scheduling_overhead_s: float = Field(ge=0)
     runtime_reserve_fraction: float = Field(ge=0, lt=1)
     default_context_tokens: int = Field(ge=1)
+    default_min_per_user_tokens_per_s: float = Field(gt=0)
+    default_output_tokens_per_request: int = Field(ge=1)
+    planned_utilization: float = Field(gt=0, le=1)
+    max_replica_nodes: int = Field(ge=1)
+    max_gpus_per_quote: int = Field(ge=1)
     error_band_quantile: float = Field(gt=0.5, lt=1)
     error_band_floor: float = Field(ge=0, lt=1)
     rationale: str

@@ -1,0 +1,544 @@
+"""From traffic to ranked lease options: how many GPUs of which kind, and what they cost.
+
+For every allowed GPU type and every replica size that holds the model, the
+search finds the largest batch that still meets the per-user speed and TTFT
+(the point of the throughput/interactivity frontier the SLA allows, never peak
+throughput), then the whole replicas that carry the peak below the planned
+utilization. Options are ranked by $/month, then $/M tokens; a question no
+option answers gets the binding constraint and the nearest ask that works.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from core import cost
+from core.catalog import Gpu, Precision, Stack
+from core.errors import InputError
+from core.perf.engine import PerfEngine, PerfQuery, Throughput
+from core.perf.memory import deployable_counts, fits
+from core.perf.roofline import max_context_tokens, mean_context_tokens
+from core.scenario import Basis
+from core.stack_choice import candidate_stacks
+from core.traffic import Demand, Traffic, resolve
+from core.units import HOURS_PER_MONTH, SECONDS_PER_DAY, SECONDS_PER_HOUR, TOKENS_PER_MILLION
+
+MAX_BATCH = 4096
+Constraint = Literal["memory", "per_user_speed", "ttft", "scale", "no_stack"]
+
+
+class SizingOption(BaseModel):
+    """One way to carry the traffic: ``replicas`` x ``gpus_per_replica`` GPUs of one kind."""
+
+    model_config = ConfigDict(frozen=True)
+
+    gpu: str
+    gpus: int
+    replicas: int
+    gpus_per_replica: int
+    precision: str
+    stack: str
+    concurrency: int
+    per_user_tokens_per_s: float
+    ttft_s: float | None
+    replica_output_tokens_per_s: float
+    peak_utilization: float
+    average_utilization: float
+    price_per_gpu_hour: float
+    price_source: str
+    usd_per_month: float
+    usd_per_million_output_tokens: float
+    basis: Basis
+    error_band: float
+    months_of_headroom: float | None
+    next_step_usd_per_month: float
+    cheapest: bool = False
+    why_not: str | None = None
+    caveats: list[str]
+
+
+class Rejection(BaseModel):
+    """A GPU type or replica size that cannot carry the traffic, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    gpu: str
+    gpus_per_replica: int | None
+    constraint: Constraint
+    detail: str
+    best: float | None = None
+
+
+class ApiComparison(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    api_usd_per_month: float
+    lease_usd_per_month: float
+    api_usd_per_million_output_tokens: float
+    breakeven_output_tokens_per_day: float
+    breakeven_utilization: float
+    verdict: str
+
+
+class Infeasible(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    binding_constraint: Constraint
+    explanation: str
+    nearest_feasible_ask: str
+
+
+class Sizing(BaseModel):
+    """The answer to "what does this traffic need", as ``leasewise size --json`` prints it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    model: str
+    requests_per_day: float
+    output_tokens_per_request: int
+    reasoning_tokens_per_request: int
+    output_tokens_per_day: float
+    peak_output_tokens_per_s: float
+    min_per_user_tokens_per_s: float
+    max_ttft_s: float | None
+    planned_utilization: float
+    monthly_growth: float
+    options: list[SizingOption]
+    rejected: list[Rejection]
+    api: ApiComparison | None
+    infeasible: Infeasible | None
+    assumptions: list[str]
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A replica at its SLA batch, before it is priced."""
+
+    gpu: Gpu
+    precision: Precision
+    stack: Stack
+    gpus: int
+    batch: int
+    perf: Throughput
+
+
+def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
+    catalog = engine.catalog
+    demand = resolve(traffic, catalog)
+    if traffic.max_ttft_s is not None and traffic.input_tokens is None:
+        raise InputError(
+            "max_ttft_s needs input_tokens: time to first token is mostly the prompt",
+            field="max_ttft_s",
+            hint="add input_tokens, e.g. input_tokens=800",
+        )
+    gpus = _allowed_gpus(traffic, engine)
+    options: list[SizingOption] = []
+    rejected: list[Rejection] = []
+    precision = _precision(traffic, engine, demand)
+    for gpu in gpus:
+        try:
+            stacks = candidate_stacks(
+                engine, demand.model, gpu, precision, stack=traffic.stack, as_of=traffic.as_of
+            )
+        except InputError as exc:
+            rejected.append(
+                Rejection(
+                    gpu=gpu.id, gpus_per_replica=None, constraint="no_stack", detail=exc.message
+                )
+            )
+            continue
+        price, price_source = _price(traffic, engine, gpu)
+        for n in _replica_sizes(gpu, catalog.engine.max_replica_nodes):
+            found = _best_candidate(engine, demand, traffic, gpu, precision, stacks, n)
+            if isinstance(found, Rejection):
+                rejected.append(found)
+                continue
+            option = _price_option(found, demand, traffic, engine, price, price_source)
+            if option.gpus > catalog.engine.max_gpus_per_quote:
+                rejected.append(
+                    Rejection(
+                        gpu=gpu.id,
+                        gpus_per_replica=n,
+                        constraint="scale",
+                        detail=f"needs {option.gpus:,} GPUs, over the "
+                        f"{catalog.engine.max_gpus_per_quote:,} one quote can lease",
+                        best=found.perf.output_tokens_per_s
+                        * demand.planned_utilization
+                        * (catalog.engine.max_gpus_per_quote // n),
+                    )
+                )
+                continue
+            options.append(option)
+    ranked = _rank(options)
+    return Sizing(
+        model=demand.model.id,
+        requests_per_day=demand.requests_per_s * SECONDS_PER_DAY,
+        output_tokens_per_request=demand.output_tokens,
+        reasoning_tokens_per_request=demand.reasoning_tokens,
+        output_tokens_per_day=demand.decoded_tokens_per_day,
+        peak_output_tokens_per_s=demand.peak_decoded_tokens_per_s,
+        min_per_user_tokens_per_s=demand.min_per_user_tokens_per_s,
+        max_ttft_s=demand.max_ttft_s,
+        planned_utilization=demand.planned_utilization,
+        monthly_growth=traffic.monthly_growth,
+        options=ranked,
+        rejected=rejected,
+        api=_api(ranked[0], demand, traffic) if ranked else None,
+        infeasible=None if ranked else _infeasible(rejected, demand),
+        assumptions=demand.assumptions,
+    )
+
+
+def largest_batch(ok: Callable[[int], bool], upper: int) -> int:
+    """The largest b in [1, upper] with ok(b), for ok true up to a point and false after;
+    0 when even one sequence fails. Speed, TTFT and memory all fall that way with b."""
+    if upper < 1 or not ok(1):
+        return 0
+    lo, hi = 1, upper
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _replica_sizes(gpu: Gpu, max_nodes: int) -> Iterator[int]:
+    """Deployable replica sizes up to a few nodes, or the whole NVLink domain if larger."""
+    limit = max(gpu.scale_up_domain_gpus, 8 * max_nodes)
+    for n in deployable_counts():
+        if n > limit:
+            return
+        yield n
+
+
+def _best_candidate(
+    engine: PerfEngine,
+    demand: Demand,
+    traffic: Traffic,
+    gpu: Gpu,
+    precision: Precision,
+    stacks: list[Stack],
+    n: int,
+) -> _Candidate | Rejection:
+    best: _Candidate | Rejection | None = None
+    for stack in stacks:
+        found = _at_sla(engine, demand, traffic, gpu, precision, stack, n)
+        if isinstance(found, Rejection):
+            best = best or found
+            continue
+        if not isinstance(best, _Candidate) or (
+            found.perf.output_tokens_per_s > best.perf.output_tokens_per_s
+        ):
+            best = found
+    assert best is not None
+    return best
+
+
+def _at_sla(
+    engine: PerfEngine,
+    demand: Demand,
+    traffic: Traffic,
+    gpu: Gpu,
+    precision: Precision,
+    stack: Stack,
+    n: int,
+) -> _Candidate | Rejection:
+    mean_ctx = mean_context_tokens(
+        context_tokens=traffic.context_tokens,
+        input_tokens=traffic.input_tokens,
+        output_tokens=demand.decoded_tokens,
+        default=engine.catalog.engine.default_context_tokens,
+    )
+    max_ctx = max_context_tokens(mean_context=mean_ctx, output_tokens=demand.decoded_tokens)
+
+    def query(batch: int) -> PerfQuery:
+        return PerfQuery(
+            model=demand.model.id,
+            gpu=gpu.id,
+            gpus=n,
+            precision=precision.id,
+            stack=stack.id,
+            concurrency=batch,
+            spec_decode_acceptance=traffic.spec_decode_acceptance,
+            context_tokens=traffic.context_tokens,
+            input_tokens=traffic.input_tokens,
+            output_tokens=demand.decoded_tokens if traffic.input_tokens is not None else None,
+        )
+
+    hw = engine.hardware(query(1))
+    reserve = engine.catalog.engine.runtime_reserve_fraction
+    room = largest_batch(
+        lambda b: fits(hw, concurrency=b, max_context_tokens=max_ctx, reserve_fraction=reserve),
+        MAX_BATCH,
+    )
+    if room == 0:
+        return Rejection(
+            gpu=gpu.id,
+            gpus_per_replica=n,
+            constraint="memory",
+            best=0,
+            detail=f"{demand.model.name} at {precision.name} with one {max_ctx:,}-token "
+            f"sequence does not fit on {n} {gpu.name}",
+        )
+    cache: dict[int, Throughput] = {}
+
+    def perf(batch: int) -> Throughput:
+        if batch not in cache:
+            cache[batch] = engine.throughput(query(batch))
+        return cache[batch]
+
+    def meets_sla(batch: int) -> bool:
+        t = perf(batch)
+        if t.per_user_tokens_per_s < demand.min_per_user_tokens_per_s:
+            return False
+        return demand.max_ttft_s is None or (t.ttft_s or 0.0) <= demand.max_ttft_s
+
+    batch = largest_batch(meets_sla, room)
+    if batch == 0:
+        single = perf(1)
+        if single.per_user_tokens_per_s < demand.min_per_user_tokens_per_s:
+            return Rejection(
+                gpu=gpu.id,
+                gpus_per_replica=n,
+                constraint="per_user_speed",
+                best=single.per_user_tokens_per_s,
+                detail=f"one user gets {single.per_user_tokens_per_s:,.1f} tokens/s on {n} "
+                f"{gpu.name}, below the {demand.min_per_user_tokens_per_s:g} asked",
+            )
+        return Rejection(
+            gpu=gpu.id,
+            gpus_per_replica=n,
+            constraint="ttft",
+            best=single.ttft_s,
+            detail=f"the first token takes {single.ttft_s or 0:.2f} s on {n} {gpu.name}, "
+            f"over the {demand.max_ttft_s:g} s asked",
+        )
+    return _Candidate(
+        gpu=gpu, precision=precision, stack=stack, gpus=n, batch=batch, perf=perf(batch)
+    )
+
+
+def _price_option(
+    c: _Candidate,
+    demand: Demand,
+    traffic: Traffic,
+    engine: PerfEngine,
+    price: float,
+    price_source: str,
+) -> SizingOption:
+    capacity = c.perf.output_tokens_per_s
+    replicas = max(
+        1, math.ceil(demand.peak_decoded_tokens_per_s / (capacity * demand.planned_utilization))
+    )
+    gpus = replicas * c.gpus
+    monthly = cost.usd_per_month(cost.usd_per_hour(gpus=gpus, price_per_gpu_hour=price))
+    tokens_per_month = demand.mean_decoded_tokens_per_s * SECONDS_PER_HOUR * HOURS_PER_MONTH
+    return SizingOption(
+        gpu=c.gpu.id,
+        gpus=gpus,
+        replicas=replicas,
+        gpus_per_replica=c.gpus,
+        precision=c.precision.id,
+        stack=c.stack.id,
+        concurrency=c.batch,
+        per_user_tokens_per_s=c.perf.per_user_tokens_per_s,
+        ttft_s=c.perf.ttft_s,
+        replica_output_tokens_per_s=capacity,
+        peak_utilization=demand.peak_decoded_tokens_per_s / (replicas * capacity),
+        average_utilization=demand.mean_decoded_tokens_per_s / (replicas * capacity),
+        price_per_gpu_hour=price,
+        price_source=price_source,
+        usd_per_month=monthly,
+        usd_per_million_output_tokens=monthly / tokens_per_month * TOKENS_PER_MILLION,
+        basis=c.perf.basis,
+        error_band=c.perf.error_band,
+        months_of_headroom=months_of_headroom(
+            capacity=replicas * capacity,
+            peak=demand.peak_decoded_tokens_per_s,
+            monthly_growth=traffic.monthly_growth,
+        ),
+        next_step_usd_per_month=cost.usd_per_month(
+            cost.usd_per_hour(gpus=c.gpus, price_per_gpu_hour=price)
+        ),
+        caveats=_caveats(c, demand, gpus),
+    )
+
+
+def months_of_headroom(*, capacity: float, peak: float, monthly_growth: float) -> float | None:
+    """Months until a peak growing ``monthly_growth`` a month exceeds ``capacity``:
+    peak x (1 + g)^m = capacity. None when the traffic does not grow."""
+    if monthly_growth <= 0:
+        return None
+    return math.log(capacity / peak) / math.log1p(monthly_growth)
+
+
+def _rank(options: list[SizingOption]) -> list[SizingOption]:
+    ordered = sorted(options, key=lambda o: (o.usd_per_month, o.usd_per_million_output_tokens))
+    if not ordered:
+        return []
+    best = ordered[0]
+    out = [best.model_copy(update={"cheapest": True})]
+    for o in ordered[1:]:
+        extra = o.usd_per_month - best.usd_per_month
+        reason = (
+            f"costs ${extra:,.0f}/month more than {best.replicas}x{best.gpus_per_replica} "
+            f"{best.gpu}"
+            if extra > 0
+            else f"same bill as {best.replicas}x{best.gpus_per_replica} {best.gpu} "
+            "with less headroom"
+        )
+        out.append(o.model_copy(update={"why_not": reason}))
+    return out
+
+
+def _api(best: SizingOption, demand: Demand, traffic: Traffic) -> ApiComparison | None:
+    hosted = demand.model.hosted_api
+    out_price = traffic.api_price_per_million_output or hosted.get("usd_per_million_output")
+    if out_price is None:
+        return None
+    in_price = traffic.api_price_per_million_input
+    if in_price is None:
+        in_price = hosted.get("usd_per_million_input", 0.0)
+    blended = cost.api_usd_per_million_output_tokens(
+        usd_per_million_output=out_price,
+        usd_per_million_input=in_price,
+        input_tokens=demand.input_tokens,
+        output_tokens=demand.decoded_tokens,
+    )
+    per_month_tokens = demand.mean_decoded_tokens_per_s * SECONDS_PER_HOUR * HOURS_PER_MONTH
+    api_monthly = per_month_tokens * blended / TOKENS_PER_MILLION
+    breakeven_tokens_per_s = (
+        best.usd_per_month / (SECONDS_PER_HOUR * HOURS_PER_MONTH) / (blended / TOKENS_PER_MILLION)
+    )
+    capacity = best.replicas * best.replica_output_tokens_per_s
+    breakeven_u = breakeven_tokens_per_s / capacity
+    lease = f"{best.replicas}x{best.gpus_per_replica} {best.gpu} (${best.usd_per_month:,.0f}/month)"
+    if best.usd_per_month <= api_monthly:
+        verdict = (
+            f"Leasing {lease} costs less than the API (${api_monthly:,.0f}/month) for this "
+            f"traffic; it breaks even at {breakeven_tokens_per_s * SECONDS_PER_DAY:,.0f} "
+            f"output tokens a day ({breakeven_u:.0%} average utilization)."
+        )
+    elif breakeven_u <= 1:
+        verdict = (
+            f"The API (${api_monthly:,.0f}/month) is cheaper at this volume; leasing {lease} "
+            f"pays off above {breakeven_tokens_per_s * SECONDS_PER_DAY:,.0f} output tokens a day "
+            f"({breakeven_u:.0%} average utilization)."
+        )
+    else:
+        verdict = (
+            f"The API (${api_monthly:,.0f}/month) is cheaper: even fully used, {lease} costs "
+            f"more per token than the API's ${blended:,.2f}/M."
+        )
+    return ApiComparison(
+        api_usd_per_month=api_monthly,
+        lease_usd_per_month=best.usd_per_month,
+        api_usd_per_million_output_tokens=blended,
+        breakeven_output_tokens_per_day=breakeven_tokens_per_s * SECONDS_PER_DAY,
+        breakeven_utilization=breakeven_u,
+        verdict=verdict,
+    )
+
+
+def _infeasible(rejected: list[Rejection], demand: Demand) -> Infeasible:
+    """The constraint that binds, and the nearest ask that some option meets."""
+    by = {
+        c: [r for r in rejected if r.constraint == c]
+        for c in ("scale", "ttft", "per_user_speed", "memory", "no_stack")
+    }
+    if by["scale"]:
+        best = max(r.best or 0 for r in by["scale"])
+        return Infeasible(
+            binding_constraint="scale",
+            explanation="the traffic needs more GPUs than one quote leases on every option",
+            nearest_feasible_ask=f"output_tokens_per_day up to {best * SECONDS_PER_DAY:,.0f} "
+            "(at the planned utilization), or split the traffic across quotes",
+        )
+    if by["per_user_speed"]:
+        best = max(r.best or 0 for r in by["per_user_speed"])
+        return Infeasible(
+            binding_constraint="per_user_speed",
+            explanation=f"no option gives a user {demand.min_per_user_tokens_per_s:g} tokens/s; "
+            f"the fastest reaches {best:,.1f}",
+            nearest_feasible_ask=f"min_per_user_tokens_per_s={math.floor(best * 10) / 10:g}",
+        )
+    if by["ttft"]:
+        best = min(r.best for r in by["ttft"] if r.best is not None)
+        return Infeasible(
+            binding_constraint="ttft",
+            explanation=f"no option returns the first token within {demand.max_ttft_s:g} s; "
+            f"the quickest takes {best:.2f} s",
+            nearest_feasible_ask=f"max_ttft_s={math.ceil(best * 10) / 10:g}",
+        )
+    if by["memory"]:
+        return Infeasible(
+            binding_constraint="memory",
+            explanation=f"{demand.model.name} does not fit on any allowed GPU within the largest "
+            "replica",
+            nearest_feasible_ask="allow a GPU with more memory (e.g. gpus=b300), a smaller "
+            "precision, or a shorter context_tokens",
+        )
+    return Infeasible(
+        binding_constraint="no_stack",
+        explanation="no serving stack serves this model on the allowed GPUs",
+        nearest_feasible_ask="allow other GPUs, or leave stack and precision out",
+    )
+
+
+def _allowed_gpus(traffic: Traffic, engine: PerfEngine) -> list[Gpu]:
+    table = engine.catalog.gpus
+    if traffic.gpus is None:
+        return list(table)
+    return [table.get(name, field_name="gpus") for name in traffic.gpus]
+
+
+def _precision(traffic: Traffic, engine: PerfEngine, demand: Demand) -> Precision:
+    table = engine.catalog.precisions
+    if traffic.precision is not None:
+        return table.get(traffic.precision, field_name="precision")
+    return table.entries[demand.model.native_precisions[0]]
+
+
+def _price(traffic: Traffic, engine: PerfEngine, gpu: Gpu) -> tuple[float, str]:
+    """The question's price, else the price book's line for the term, else on demand."""
+    for name, value in traffic.prices.items():
+        if engine.catalog.gpus.get(name, field_name="prices").id == gpu.id:
+            return value, "given"
+    if traffic.price_per_gpu_hour is not None:
+        return traffic.price_per_gpu_hour, "given"
+    line = engine.catalog.lease_price(gpu.id, traffic.term_months)
+    if line is not None:
+        return line.usd_per_gpu_hour, f"price book: {line.source.title}"
+    return gpu.usd_per_gpu_hour, (
+        f"on demand, no {traffic.term_months}-month line in the price book: "
+        f"{gpu.price_source.title}"
+    )
+
+
+def _caveats(c: _Candidate, demand: Demand, gpus: int) -> list[str]:
+    caveats = list(c.perf.caveats)
+    domain = c.gpu.scale_up_domain_gpus
+    if c.gpus > domain:
+        caveats.append(
+            f"a replica of {c.gpus} spans {math.ceil(c.gpus / domain)} NVLink domains of "
+            f"{domain}: pipeline stages cross the network"
+        )
+    floor = demand.model.vendor_min_production_gpus
+    if floor is not None and gpus < floor:
+        caveats.append(
+            f"{demand.model.vendor} recommends at least {floor} accelerators for production "
+            f"{demand.model.name}; this option has {gpus}"
+        )
+    if c.perf.method in ("anchored", "model"):
+        caveats.append(
+            f"throughput estimated (±{c.perf.error_band:.0%}): this replica and batch were "
+            "not measured"
+        )
+    return caveats
