@@ -1,4 +1,4 @@
-"""The ``leasewise`` command: estimate, compare, catalog and the worked demo."""
+"""The ``leasewise`` command: estimate, compare, size, frontier, catalog and the worked demo."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from bot.cli import catalog_commands, demo
+from bot.cli import catalog_commands, demo, sizing_commands
 from bot.cli.console import make_console
 from bot.cli.errors import friendly_errors
 from bot.cli.render import comparison_table, contrast_sentence, print_estimate
@@ -109,6 +109,7 @@ def build_cli() -> typer.Typer:
             for contrast in price_contrasts(results):
                 console.print(contrast_sentence(contrast), highlight=False)
 
+    sizing_commands.register(cli, load_engine)
     cli.add_typer(catalog_commands.build(load_engine), name="catalog")
 
     @cli.command("demo")

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import NoReturn
 
 import typer
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from rich.console import Console
 from rich.markup import escape
 
 from core.errors import CatalogError, InputError
 from core.scenario import Scenario
+from core.traffic import Traffic
 
 EXIT_BAD_INPUT = 2
 
@@ -36,7 +38,24 @@ EXAMPLES: dict[str, str] = {
     "api_price_per_million_output": "--api-price-per-million-output 15",
     "api_price_per_million_input": "--api-price-per-million-input 3",
     "term_months": "--term-months 36",
+    "output_tokens_per_day": "--output-tokens-per-day 2e9",
+    "requests_per_day": "--requests-per-day 100000 --output-tokens 500",
+    "requests_per_hour": "--requests-per-hour 5000 --output-tokens 500",
+    "requests_per_minute": "--requests-per-minute 80 --output-tokens 500",
+    "peak_to_average": "--peak-to-average 3 (peak over average, at least 1)",
+    "min_per_user_tokens_per_s": "--min-per-user-tokens-per-s 30",
+    "max_ttft_s": "--max-ttft-s 2 --input-tokens 800",
+    "monthly_growth": "--monthly-growth 0.1 (10% a month)",
+    "prices": "--price b300=5 --price h200=3.5",
+    "planned_utilization": "--planned-utilization 0.8 (a fraction in (0, 1])",
 }
+EXAMPLES_BY_INPUT: dict[str, dict[str, str]] = {
+    "Traffic": {
+        "gpus": "--gpu b300 --gpu h200",
+        "term_months": "--term-months 36 (0, 12, 24 or 36)",
+    },
+}
+"""Where a field reads differently in one kind of input (Traffic's gpus are names, not a count)."""
 FIELD_SYNONYMS: dict[str, str] = {
     "gpu_count": "gpus",
     "num_gpus": "gpus",
@@ -49,8 +68,9 @@ FIELD_SYNONYMS: dict[str, str] = {
     "quantization": "precision",
     "date": "as_of",
 }
-"""Names people reach for that are not Scenario fields, and the field they mean."""
-JSON_EXAMPLE = '{"model": "kimi-k3", "gpu": "b300", "gpus": 16, "concurrency": 64}'
+"""Names people reach for that are not input fields, and the field they mean."""
+INPUTS: dict[str, type[BaseModel]] = {"Scenario": Scenario, "Traffic": Traffic}
+"""The inputs the CLI validates, by the name pydantic gives their errors."""
 
 
 class BadInput(Exception):
@@ -61,12 +81,22 @@ class BadInput(Exception):
         self.message, self.field, self.hint = message, field, hint
 
 
-def closest_field(name: str) -> str | None:
-    """The Scenario field a mistyped or borrowed name most likely meant."""
-    if name in FIELD_SYNONYMS:
+def closest_field(name: str, fields: list[str] | None = None) -> str | None:
+    """The field (of Scenario unless ``fields`` says otherwise) a mistyped or borrowed
+    name most likely meant."""
+    fields = list(Scenario.model_fields) if fields is None else fields
+    if FIELD_SYNONYMS.get(name) in fields:
         return FIELD_SYNONYMS[name]
-    close = difflib.get_close_matches(name, list(Scenario.model_fields), n=1)
+    close = difflib.get_close_matches(name, fields, n=1)
     return close[0] if close else None
+
+
+def named_field(message: str, fields: list[str]) -> str | None:
+    """The first field a sentence names ("requests_per_day" or "requests per day"):
+    a check across fields has no location of its own, but its message names the culprit."""
+    alternatives = "|".join(f.replace("_", "[_ ]") for f in sorted(fields, key=len, reverse=True))
+    found = re.search(rf"(?<!\w)({alternatives})(?!\w)", message)
+    return found.group(1).replace(" ", "_") if found else None
 
 
 def from_validation(exc: ValidationError) -> BadInput:
@@ -75,25 +105,29 @@ def from_validation(exc: ValidationError) -> BadInput:
     A misspelt field shows up twice (unknown under the typed name, missing under the
     right one); the unknown name is what the user typed, so it is the one reported.
     """
+    fields = list(INPUTS.get(exc.title, Scenario).model_fields)
     first = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")[0]
     field = ".".join(str(p) for p in first["loc"]) or None
     kind = first["type"]
     if kind == "missing":
         message = f"{field} is required"
     elif kind == "extra_forbidden":
-        close = closest_field(field or "")
+        close = closest_field(field or "", fields)
         suggestion = f"did you mean {close}? " if close else ""
         return BadInput(
             f"unknown field {field!r}",
             field=field,
-            hint=f"{suggestion}fields: {', '.join(Scenario.model_fields)}",
+            hint=f"{suggestion}fields: {', '.join(fields)}",
         )
+    elif field is None:
+        message = str(first["msg"]).removeprefix("Value error, ")
+        field = named_field(message, fields)
     else:
         given = first.get("input")
         message = f"{field}: {first['msg'].lower()}" + (
             f" (got {given!r})" if given is not None and not isinstance(given, dict) else ""
         )
-    example = EXAMPLES.get(field or "")
+    example = EXAMPLES_BY_INPUT.get(exc.title, {}).get(field or "") or EXAMPLES.get(field or "")
     return BadInput(message, field=field, hint=f"e.g. {example}" if example else None)
 
 

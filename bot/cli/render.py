@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from rich.console import Console
 from rich.markup import escape
@@ -12,7 +13,17 @@ from core.compare import PriceContrast
 from core.scenario import Estimate
 
 
-def band(e: Estimate) -> str:
+class Banded(Protocol):
+    """Any figure with a provenance: an Estimate, a sizing option, a frontier point."""
+
+    @property
+    def basis(self) -> str: ...
+
+    @property
+    def error_band(self) -> float: ...
+
+
+def band(e: Banded) -> str:
     return "exact" if e.basis == "measured" else f"±{e.error_band:.0%}"
 
 
@@ -60,9 +71,9 @@ def estimate_table(e: Estimate) -> Table:
 
 def print_estimate(console: Console, e: Estimate) -> None:
     console.print(estimate_table(e))
-    _notes(console, "Assumed", e.assumptions)
-    _notes(console, "Caveats", e.caveats)
-    _notes(
+    notes(console, "Assumed", e.assumptions)
+    notes(console, "Caveats", e.caveats)
+    notes(
         console,
         "Sources",
         [
@@ -72,7 +83,7 @@ def print_estimate(console: Console, e: Estimate) -> None:
     )
 
 
-def _notes(console: Console, title: str, lines: Sequence[str]) -> None:
+def notes(console: Console, title: str, lines: Sequence[str]) -> None:
     if lines:
         console.print(f"[bold]{title}:[/]")
         for line in lines:

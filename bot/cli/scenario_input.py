@@ -1,17 +1,55 @@
-"""Reading a Scenario from a JSON file, standard input, or flags (flags win)."""
+"""Reading a question (a Scenario or a Traffic) from a JSON file, standard input, or flags.
+
+Flags win over the file, field by field. Both commands read the same way, so both
+fail the same way: a bad file or value is a ``BadInput`` or a pydantic
+``ValidationError``, which ``errors.friendly_errors`` turns into exit code 2.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from bot.cli.errors import JSON_EXAMPLE, BadInput
+from pydantic import BaseModel
+
+from bot.cli.errors import BadInput
 from core.scenario import Scenario
+from core.traffic import Traffic
+
+M = TypeVar("M", bound=BaseModel)
 
 
-def read_json_value(file: Path) -> Any:
+@dataclass(frozen=True)
+class Shape:
+    """What one kind of question looks like, for the hints of a bad or missing one."""
+
+    name: str
+    noun: str
+    json_example: str
+    flags_example: str
+
+
+SCENARIO = Shape(
+    "a Scenario",
+    "scenario",
+    '{"model": "kimi-k3", "gpu": "b300", "gpus": 16, "concurrency": 64}',
+    "--model kimi-k3 --gpu b300 --gpus 16",
+)
+TRAFFIC = Shape(
+    "a Traffic",
+    "traffic",
+    '{"model": "kimi-k3", "output_tokens_per_day": 2e9, "peak_to_average": 3}',
+    "--model kimi-k3 --output-tokens-per-day 2e9 --peak-to-average 3",
+)
+SHAPES: dict[type[BaseModel], Shape] = {Scenario: SCENARIO, Traffic: TRAFFIC}
+
+JSON_EXAMPLE = SCENARIO.json_example
+
+
+def read_json_value(file: Path, shape: Shape = SCENARIO) -> Any:
     """Parsed JSON from ``file`` ("-" for stdin); None when it is empty."""
     try:
         text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
@@ -27,33 +65,47 @@ def read_json_value(file: Path) -> Any:
         raise BadInput(
             f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}",
             field=None,
-            hint=f"a Scenario looks like {JSON_EXAMPLE}",
+            hint=f"{shape.name} looks like {shape.json_example}",
         ) from exc
 
 
-def read_json(file: Path | None) -> dict[str, Any]:
+def read_json(file: Path | None, shape: Shape = SCENARIO) -> dict[str, Any]:
     """The JSON object in ``file``; empty when there is none."""
-    data = None if file is None else read_json_value(file)
+    data = None if file is None else read_json_value(file, shape)
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise BadInput("a Scenario is a JSON object", field=None, hint=f"e.g. {JSON_EXAMPLE}")
+        raise BadInput(
+            f"{shape.name} is a JSON object", field=None, hint=f"e.g. {shape.json_example}"
+        )
     return data
 
 
-def scenario_from(file: Path | None, flags: dict[str, Any]) -> Scenario:
-    """Merge file fields with the flags given; raises ValidationError for bad values."""
-    if file is None and not any(v is not None for v in flags.values()) and not sys.stdin.isatty():
+def question_from(kind: type[M], file: Path | None, flags: dict[str, Any]) -> M:
+    """Merge file fields with the flags given (None means not given); standard input is
+    read when nothing else is and it is not a terminal. Raises ValidationError for bad
+    values."""
+    shape = SHAPES[kind]
+    given = {k: v for k, v in flags.items() if v is not None}
+    if file is None and not given and not sys.stdin.isatty():
         file = Path("-")
-    fields = read_json(file)
-    fields.update({k: v for k, v in flags.items() if v is not None})
+    fields = read_json(file, shape)
+    fields.update(given)
     if not fields:
         raise BadInput(
-            "no scenario given",
+            f"no {shape.noun} given",
             field="model",
-            hint="e.g. --model kimi-k3 --gpu b300 --gpus 16, or --file scenario.json",
+            hint=f"e.g. {shape.flags_example}, or --file {shape.noun}.json",
         )
-    return Scenario.model_validate(fields)
+    return kind.model_validate(fields)
+
+
+def scenario_from(file: Path | None, flags: dict[str, Any]) -> Scenario:
+    return question_from(Scenario, file, flags)
+
+
+def traffic_from(file: Path | None, flags: dict[str, Any]) -> Traffic:
+    return question_from(Traffic, file, flags)
 
 
 def scenarios_from(file: Path) -> list[Scenario]:

@@ -1,0 +1,299 @@
+"""``leasewise size`` and ``leasewise frontier``, driven in-process as a user or a program would.
+
+The option fields of ``size --json`` are a public contract (DESIGN.md, "Interfaces
+that other programs rely on": Traffic and each option). The traffic is DESIGN.md's
+opening example: about 2 B output tokens a day of Kimi K3, peaks 3x the average,
+users want 30 tokens/s.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from core.frontier import DEFAULT_BATCHES
+
+OPTION_FIELDS = {
+    "gpu",
+    "gpus",
+    "replicas",
+    "concurrency",
+    "per_user_tokens_per_s",
+    "peak_utilization",
+    "average_utilization",
+    "usd_per_month",
+    "usd_per_million_output_tokens",
+    "basis",
+    "months_of_headroom",
+}
+
+K3 = ["--model", "kimi-k3"]
+DESIGN_TRAFFIC = [
+    *K3,
+    *("--output-tokens-per-day", "2e9", "--peak-to-average", "3"),
+    *("--min-per-user-tokens-per-s", "30", "--monthly-growth", "0.1"),
+]
+DESIGN_TRAFFIC_JSON = {
+    "model": "kimi-k3",
+    "output_tokens_per_day": 2e9,
+    "peak_to_average": 3,
+    "min_per_user_tokens_per_s": 30,
+    "monthly_growth": 0.1,
+}
+VOLUME = ["--output-tokens-per-day", "2e9"]
+
+BAD_TRAFFIC = {
+    "no volume": ([*K3, "--peak-to-average", "3"], "output_tokens_per_day"),
+    "contradictory volume": (
+        [*K3, "--requests-per-day", "1000", "--output-tokens", "500"]
+        + ["--output-tokens-per-day", "9e9"],
+        "output_tokens_per_day",
+    ),
+    "requests without tokens per request": ([*K3, "--requests-per-day", "1000"], "output_tokens"),
+    "requests per day and per hour": (
+        [*K3, "--requests-per-day", "1000", "--requests-per-hour", "40", "--output-tokens", "500"],
+        "requests_per_day",
+    ),
+    "ttft without input tokens": ([*K3, *VOLUME, "--max-ttft-s", "1"], "max_ttft_s"),
+    "unknown gpu": ([*K3, *VOLUME, "--gpu", "b300", "--gpu", "h300"], "gpus"),
+    "peak below the average": ([*K3, *VOLUME, "--peak-to-average", "0.5"], "peak_to_average"),
+    "price without a gpu": ([*K3, *VOLUME, "--price", "5"], "prices"),
+    "negative price": ([*K3, *VOLUME, "--price", "b300=-1"], "prices"),
+    "term not in the price book": ([*K3, *VOLUME, "--term-months", "6"], "term_months"),
+    "top of zero": ([*K3, *VOLUME, "--top", "0"], "top"),
+}
+
+
+def parse(stdout: str) -> Any:
+    return json.loads(stdout)
+
+
+def table_rows(stdout: str) -> list[list[str]]:
+    """The body rows of the Rich table in ``stdout``, as stripped cells."""
+    rows = []
+    for line in stdout.splitlines():
+        if line.startswith("│"):
+            rows.append([cell.strip() for cell in line.strip("│").split("│")])
+    return rows
+
+
+def dollars(cell: str) -> float:
+    return float(cell.lstrip("+$").replace(",", ""))
+
+
+@pytest.fixture
+def design_sizing(run) -> dict[str, Any]:
+    result = run("size", "--json", *DESIGN_TRAFFIC)
+    assert result.exit_code == 0, result.output
+    return parse(result.stdout)
+
+
+# --- size: for people ------------------------------------------------------------------------
+
+
+def test_size_prints_the_options_ranked_cheapest_first_and_the_api_verdict(run, design_sizing):
+    result = run("size", *DESIGN_TRAFFIC, wide=True)
+    assert result.exit_code == 0, result.output
+    rows = table_rows(result.stdout)
+    assert [r[0] for r in rows] == ["1", "2", "3", "4", "5"]
+    monthly = [dollars(r[6]) for r in rows]
+    assert monthly == sorted(monthly)
+    best = design_sizing["options"][0]
+    assert rows[0][1] == f"{best['replicas']} x {best['gpus_per_replica']} {best['gpu']}"
+    assert design_sizing["api"]["verdict"] in result.stdout
+
+
+def test_size_header_gives_the_resolved_volume_peak_and_sla(run, design_sizing):
+    out = run("size", *DESIGN_TRAFFIC, wide=True).stdout
+    header = out.splitlines()[0]
+    assert f"{design_sizing['requests_per_day']:,.0f} requests/day" in header
+    assert f"{design_sizing['output_tokens_per_day']:,.0f} output tokens/day incl. reasoning" in (
+        header
+    )
+    assert f"peak {design_sizing['peak_output_tokens_per_s']:,.0f} tokens/s" in header
+    assert "at least 30 tokens/s per user" in header
+
+
+def test_size_says_why_each_option_after_the_cheapest_loses(run, design_sizing):
+    out = run("size", *DESIGN_TRAFFIC, wide=True).stdout
+    for rank, option in enumerate(design_sizing["options"][1:5], 2):
+        assert f"#{rank} " in out and option["why_not"] in out
+
+
+def test_size_shows_headroom_with_growth_and_a_dash_without(run):
+    with_growth = table_rows(run("size", *DESIGN_TRAFFIC, wide=True).stdout)
+    flat = table_rows(run("size", *K3, *VOLUME, wide=True).stdout)
+    assert all(float(r[8]) > 0 for r in with_growth)
+    assert all(r[8] == "—" for r in flat)
+
+
+def test_size_lists_the_assumptions_and_the_caveats_of_the_cheapest(run, design_sizing):
+    out = run("size", *DESIGN_TRAFFIC, wide=True).stdout
+    assumed = out.split("Assumed:", 1)[1].split("Caveats of #1", 1)[0]
+    assert "reasoning tokens per request" in assumed
+    caveats = out.split("Caveats of #1", 1)[1]
+    assert all(c in caveats for c in design_sizing["options"][0]["caveats"])
+
+
+# --- size: the JSON contract -----------------------------------------------------------------
+
+
+def test_size_json_options_carry_every_design_md_field(design_sizing):
+    assert design_sizing["options"]
+    for option in design_sizing["options"]:
+        assert option.keys() >= OPTION_FIELDS
+    assert design_sizing["options"][0]["cheapest"] is True
+
+
+def test_size_json_prints_every_option_unless_top_is_given(run, design_sizing):
+    assert len(design_sizing["options"]) > 5
+    limited = parse(run("size", "--json", "--top", "2", *DESIGN_TRAFFIC).stdout)
+    assert limited["options"] == design_sizing["options"][:2]
+
+
+def test_size_top_2_prints_two_rows(run):
+    result = run("size", "--top", "2", *DESIGN_TRAFFIC, wide=True)
+    assert result.exit_code == 0, result.output
+    assert [r[0] for r in table_rows(result.stdout)] == ["1", "2"]
+
+
+def test_size_reads_traffic_json_from_stdin_and_from_a_file_as_the_flags_give_it(
+    run, scenario_file, design_sizing
+):
+    from_stdin = run("size", "--json", input=json.dumps(DESIGN_TRAFFIC_JSON))
+    from_dash = run("size", "--json", "--file", "-", input=json.dumps(DESIGN_TRAFFIC_JSON))
+    from_file = run("size", "--json", "--file", str(scenario_file(DESIGN_TRAFFIC_JSON)))
+    for result in (from_stdin, from_dash, from_file):
+        assert result.exit_code == 0, result.output
+        assert parse(result.stdout) == design_sizing
+
+
+def test_size_flags_override_the_traffic_file(run, scenario_file):
+    path = scenario_file({**DESIGN_TRAFFIC_JSON, "gpus": ["h200"], "peak_to_average": 9})
+    result = run("size", "--json", "--file", str(path), "--gpu", "b300", "--peak-to-average", "2")
+    sizing = parse(result.stdout)
+    assert {o["gpu"] for o in sizing["options"]} == {"b300"}
+    assert sizing["peak_output_tokens_per_s"] == pytest.approx(
+        2 * sizing["output_tokens_per_day"] / 86400
+    )
+
+
+def test_size_uses_the_prices_given_per_gpu(run):
+    args = [
+        *K3,
+        *VOLUME,
+        "--gpu",
+        "b300",
+        "--gpu",
+        "h200",
+        "--price",
+        "b300=4",
+        "--price",
+        "h200=2",
+    ]
+    sizing = parse(run("size", "--json", *args).stdout)
+    prices = {o["gpu"]: o["price_per_gpu_hour"] for o in sizing["options"]}
+    assert prices == {"b300": 4, "h200": 2}
+
+
+# --- size: an ask nothing meets is an answer -------------------------------------------------
+
+
+def test_an_ask_no_gpu_meets_names_the_binding_constraint_and_the_nearest_ask(run):
+    result = run("size", *K3, *VOLUME, "--min-per-user-tokens-per-s", "5000", wide=True)
+    assert result.exit_code == 0, result.output
+    assert "Binding constraint: per-user speed" in result.stdout
+    assert "Nearest ask that works: min_per_user_tokens_per_s=" in result.stdout
+
+
+def test_an_ask_no_gpu_meets_is_an_infeasible_sizing_in_json(run):
+    result = run("size", "--json", *K3, *VOLUME, "--min-per-user-tokens-per-s", "5000")
+    assert result.exit_code == 0, result.output
+    sizing = parse(result.stdout)
+    assert sizing["options"] == [] and sizing["api"] is None
+    assert sizing["infeasible"]["binding_constraint"] == "per_user_speed"
+    assert sizing["infeasible"]["nearest_feasible_ask"].startswith("min_per_user_tokens_per_s=")
+
+
+def test_the_nearest_speed_ask_is_met_by_some_option_at_a_volume_one_replica_carries(run):
+    small = ["--output-tokens-per-day", "2e6"]
+    first = parse(run("size", "--json", *K3, *small, "--min-per-user-tokens-per-s", "5000").stdout)
+    nearest = first["infeasible"]["nearest_feasible_ask"]
+    speed = nearest.removeprefix("min_per_user_tokens_per_s=")
+    again = parse(run("size", "--json", *K3, *small, "--min-per-user-tokens-per-s", speed).stdout)
+    assert again["options"], nearest
+    assert min(o["per_user_tokens_per_s"] for o in again["options"]) >= float(speed)
+
+
+# --- size: bad input exits 2 naming the field -------------------------------------------------
+
+
+@pytest.mark.parametrize(("args", "field"), BAD_TRAFFIC.values(), ids=BAD_TRAFFIC)
+def test_bad_traffic_with_json_exits_2_with_one_error_object_naming_the_field(run, args, field):
+    result = run("size", "--json", *args)
+    assert result.exit_code == 2, result.output
+    error = parse(result.stdout)
+    assert error.keys() == {"error", "field", "hint"}
+    assert error["field"] == field and error["error"] and error["hint"]
+
+
+@pytest.mark.parametrize(("args", "field"), BAD_TRAFFIC.values(), ids=BAD_TRAFFIC)
+def test_bad_traffic_without_json_exits_2_with_one_friendly_line(run, args, field):
+    result = run("size", *args)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+
+
+def test_a_misspelt_traffic_field_is_named_with_the_traffic_field_it_meant(run):
+    result = run("size", "--json", input='{"model": "kimi-k3", "output_tokens_per_dy": 2e9}')
+    assert result.exit_code == 2
+    error = parse(result.stdout)
+    assert error["field"] == "output_tokens_per_dy"
+    assert error["hint"].startswith("did you mean output_tokens_per_day?")
+
+
+def test_size_with_nothing_given_asks_for_traffic(run):
+    result = run("size", "--json", input="")
+    assert result.exit_code == 2
+    assert parse(result.stdout)["field"] == "model"
+
+
+# --- frontier --------------------------------------------------------------------------------
+
+DEPLOYMENT = ["--model", "kimi-k3", "--gpu", "b300", "--gpus", "16", "--as-of", "2026-10-17"]
+
+
+def test_frontier_prints_one_row_per_batch(run):
+    result = run("frontier", *DEPLOYMENT, wide=True)
+    assert result.exit_code == 0, result.output
+    rows = table_rows(result.stdout)
+    assert [int(r[0].replace(",", "")) for r in rows] == list(DEFAULT_BATCHES)
+    assert "16x b300" in result.stdout
+
+
+def test_frontier_json_trades_per_user_speed_for_tokens_per_gpu(run):
+    result = run("frontier", "--json", *DEPLOYMENT)
+    assert result.exit_code == 0, result.output
+    points = parse(result.stdout)
+    assert [p["concurrency"] for p in points] == list(DEFAULT_BATCHES)
+    speeds = [p["per_user_tokens_per_s"] for p in points]
+    assert all(a >= b for a, b in zip(speeds, speeds[1:], strict=False))
+    per_gpu = [p["output_tokens_per_s_per_gpu"] for p in points]
+    assert per_gpu[-1] > per_gpu[0]
+
+
+def test_frontier_reproduces_the_write_ups_measured_batch_64(run):
+    """vLLM's decode path, 16 GPUs, batch 64: $80/hour at $6.16 per M -> 3,607.5 tokens/s."""
+    points = parse(run("frontier", "--json", *DEPLOYMENT, "--batch", "64").stdout)
+    assert len(points) == 1
+    assert points[0]["basis"] == "measured"
+    assert points[0]["output_tokens_per_s"] == pytest.approx(3607.5, abs=0.1)
+
+
+def test_frontier_without_a_model_exits_2_naming_it(run):
+    result = run("frontier", "--json", "--gpu", "b300", input="")
+    assert result.exit_code == 2
+    assert parse(result.stdout)["field"] == "model"
