@@ -42,13 +42,7 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
     if scenario.context_tokens is None and scenario.input_tokens is None and decoded is None:
         assumptions.append(f"assumed a short chat context of {mean_ctx:,} tokens per sequence")
     max_ctx = max_context_tokens(mean_context=mean_ctx, output_tokens=decoded)
-    if max_ctx > model.context_window_tokens:
-        raise InputError(
-            f"a context of {max_ctx:,} tokens exceeds {model.name}'s "
-            f"{model.context_window_tokens:,}-token window",
-            field="context_tokens",
-            hint=f"keep input plus output under {model.context_window_tokens:,} tokens",
-        )
+    model.require_context(max_ctx)
     candidates = candidate_stacks(
         engine, model, gpu, precision, stack=scenario.stack, as_of=scenario.as_of
     )

@@ -22,7 +22,7 @@ class Scenario(BaseModel):
     and reported back as assumptions, never silently.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     model: str = Field(min_length=1)
     gpu: str = Field(min_length=1)

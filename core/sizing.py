@@ -136,7 +136,20 @@ def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
             field="max_ttft_s",
             hint="add input_tokens, e.g. input_tokens=800",
         )
+    demand.model.require_context(
+        max_context_tokens(
+            mean_context=mean_context_tokens(
+                context_tokens=traffic.context_tokens,
+                input_tokens=traffic.input_tokens,
+                output_tokens=demand.decoded_tokens,
+                default=catalog.engine.default_context_tokens,
+            ),
+            output_tokens=demand.decoded_tokens,
+        )
+    )
     gpus = _allowed_gpus(traffic, engine)
+    for name in traffic.prices:
+        catalog.gpus.get(name, field_name="prices")
     options: list[SizingOption] = []
     rejected: list[Rejection] = []
     precision = _precision(traffic, engine, demand)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from core.catalog import Catalog, Model
 from core.errors import InputError
@@ -21,7 +21,7 @@ from core.units import SECONDS_PER_DAY
 class Traffic(BaseModel):
     """What the customer serves, what it must feel like, and what the lease allows."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     model: str = Field(min_length=1)
     output_tokens_per_day: float | None = Field(default=None, gt=0)
@@ -42,30 +42,11 @@ class Traffic(BaseModel):
     as_of: dt.date | None = None
     term_months: Literal[0, 12, 24, 36] = 36
     price_per_gpu_hour: float | None = Field(default=None, gt=0, le=1000)
-    prices: dict[str, float] = {}
+    prices: dict[str, Annotated[float, Field(gt=0, le=1000)]] = {}
     api_price_per_million_output: float | None = Field(default=None, gt=0)
     api_price_per_million_input: float | None = Field(default=None, ge=0)
     planned_utilization: float | None = Field(default=None, gt=0, le=1)
     spec_decode_acceptance: float = Field(default=1.0, ge=1.0, le=16.0)
-
-    @model_validator(mode="after")
-    def _one_volume(self) -> Traffic:
-        rates = [self.requests_per_day, self.requests_per_hour, self.requests_per_minute]
-        if sum(r is not None for r in rates) > 1:
-            raise ValueError("give requests per day, per hour or per minute, not several")
-        if self.output_tokens_per_day is None and all(r is None for r in rates):
-            raise ValueError(
-                "give the volume: output_tokens_per_day, or requests_per_day with output_tokens"
-            )
-        if (
-            any(r is not None for r in rates)
-            and self.output_tokens is None
-            and (self.output_tokens_per_day is None)
-        ):
-            raise ValueError("requests need output_tokens (visible output tokens per request)")
-        if any(p <= 0 for p in self.prices.values()):
-            raise ValueError("prices are positive $/GPU-hour")
-        return self
 
 
 @dataclass(frozen=True)
@@ -96,6 +77,7 @@ class Demand:
 def resolve(traffic: Traffic, catalog: Catalog) -> Demand:
     """Rates from the traffic as given; contradictions are refused, defaults named."""
     model = catalog.models.get(traffic.model, field_name="model")
+    _require_one_volume(traffic)
     constants = catalog.engine
     assumptions: list[str] = []
     requests_per_day = _requests_per_day(traffic)
@@ -160,6 +142,33 @@ def resolve(traffic: Traffic, catalog: Catalog) -> Demand:
         planned_utilization=cap,
         assumptions=assumptions,
     )
+
+
+def _require_one_volume(traffic: Traffic) -> None:
+    rates = {
+        "requests_per_day": traffic.requests_per_day,
+        "requests_per_hour": traffic.requests_per_hour,
+        "requests_per_minute": traffic.requests_per_minute,
+    }
+    given = [name for name, value in rates.items() if value is not None]
+    if len(given) > 1:
+        raise InputError(
+            f"give one request rate, not {' and '.join(given)}",
+            field=given[0],
+            hint="e.g. requests_per_day=100000",
+        )
+    if traffic.output_tokens_per_day is None and not given:
+        raise InputError(
+            "no traffic volume given",
+            field="output_tokens_per_day",
+            hint="e.g. output_tokens_per_day=2e9, or requests_per_day=100000 output_tokens=400",
+        )
+    if given and traffic.output_tokens is None and traffic.output_tokens_per_day is None:
+        raise InputError(
+            f"{given[0]} needs the output tokens of each request",
+            field="output_tokens",
+            hint="e.g. output_tokens=400",
+        )
 
 
 def _requests_per_day(traffic: Traffic) -> float | None:

@@ -127,7 +127,8 @@ def from_validation(exc: ValidationError) -> BadInput:
         message = f"{field}: {first['msg'].lower()}" + (
             f" (got {given!r})" if given is not None and not isinstance(given, dict) else ""
         )
-    example = EXAMPLES_BY_INPUT.get(exc.title, {}).get(field or "") or EXAMPLES.get(field or "")
+    top = (field or "").split(".")[0]  # prices.b300 -> prices
+    example = EXAMPLES_BY_INPUT.get(exc.title, {}).get(top) or EXAMPLES.get(top)
     return BadInput(message, field=field, hint=f"e.g. {example}" if example else None)
 
 

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from core.errors import InputError
 from core.units import SECONDS_PER_HOUR, TOKENS_PER_MILLION
 
 ComputeClass = Literal["bf16", "fp8", "fp4"]
@@ -148,6 +149,16 @@ class Model(Record):
     @property
     def is_moe(self) -> bool:
         return self.experts > 0
+
+    def require_context(self, tokens: int) -> None:
+        """Refuse a sequence longer than the model can attend to."""
+        if tokens > self.context_window_tokens:
+            raise InputError(
+                f"a context of {tokens:,} tokens exceeds {self.name}'s "
+                f"{self.context_window_tokens:,}-token window",
+                field="context_tokens",
+                hint=f"keep input plus output under {self.context_window_tokens:,} tokens",
+            )
 
     @property
     def routed_weight_fraction(self) -> float:

@@ -60,7 +60,7 @@ BAD_TRAFFIC = {
     "unknown gpu": ([*K3, *VOLUME, "--gpu", "b300", "--gpu", "h300"], "gpus"),
     "peak below the average": ([*K3, *VOLUME, "--peak-to-average", "0.5"], "peak_to_average"),
     "price without a gpu": ([*K3, *VOLUME, "--price", "5"], "prices"),
-    "negative price": ([*K3, *VOLUME, "--price", "b300=-1"], "prices"),
+    "negative price": ([*K3, *VOLUME, "--price", "b300=-1"], "prices.b300"),
     "term not in the price book": ([*K3, *VOLUME, "--term-months", "6"], "term_months"),
     "top of zero": ([*K3, *VOLUME, "--top", "0"], "top"),
 }

@@ -149,9 +149,22 @@ def test_a_ttft_limit_without_a_prompt_is_refused(sized):
     assert info.value.field == "max_ttft_s"
 
 
-def test_volume_is_required():
-    with pytest.raises(ValueError, match="volume"):
-        Traffic(model="kimi-k3")
+def test_volume_is_required(sized):
+    with pytest.raises(InputError) as info:
+        sized(model="kimi-k3")
+    assert info.value.field == "output_tokens_per_day"
+
+
+def test_a_context_beyond_the_models_window_is_refused(sized):
+    with pytest.raises(InputError) as info:
+        sized(model="kimi-k3", output_tokens_per_day=1e8, context_tokens=5_000_000)
+    assert info.value.field == "context_tokens"
+
+
+def test_a_price_for_an_unknown_gpu_is_refused(sized):
+    with pytest.raises(InputError) as info:
+        sized(**K3, output_tokens_per_day=1e8, prices={"b300": 4, "h999": 3})
+    assert info.value.field == "prices"
 
 
 def test_thinking_models_get_their_default_reasoning_said_back(sized):
