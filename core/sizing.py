@@ -72,6 +72,9 @@ class Rejection(BaseModel):
     constraint: Constraint
     detail: str
     best: float | None = None
+    carries_volume: bool = True
+    """For a speed or TTFT rejection: whether this replica, relaxed to its best, could
+    still carry the traffic within one quote (so its best is a feasible nearest ask)."""
 
 
 class ApiComparison(BaseModel):
@@ -316,12 +319,17 @@ def _at_sla(
     batch = largest_batch(meets_sla, room)
     if batch == 0:
         single = perf(1)
+        most = engine.catalog.engine.max_gpus_per_quote // n
+        carries = single.output_tokens_per_s * demand.planned_utilization * most >= (
+            demand.peak_decoded_tokens_per_s
+        )
         if single.per_user_tokens_per_s < demand.min_per_user_tokens_per_s:
             return Rejection(
                 gpu=gpu.id,
                 gpus_per_replica=n,
                 constraint="per_user_speed",
                 best=single.per_user_tokens_per_s,
+                carries_volume=carries,
                 detail=f"one user gets {single.per_user_tokens_per_s:,.1f} tokens/s on {n} "
                 f"{gpu.name}, below the {demand.min_per_user_tokens_per_s:g} asked",
             )
@@ -330,6 +338,7 @@ def _at_sla(
             gpus_per_replica=n,
             constraint="ttft",
             best=single.ttft_s,
+            carries_volume=carries,
             detail=f"the first token takes {single.ttft_s or 0:.2f} s on {n} {gpu.name}, "
             f"over the {demand.max_ttft_s:g} s asked",
         )
@@ -467,28 +476,43 @@ def _infeasible(rejected: list[Rejection], demand: Demand) -> Infeasible:
         for c in ("scale", "ttft", "per_user_speed", "memory", "no_stack")
     }
     if by["scale"]:
-        best = max(r.best or 0 for r in by["scale"])
+        # the most peak tokens/s one quote carries, back to the visible tokens a day asked
+        peak = max(r.best or 0 for r in by["scale"])
+        mean = peak * demand.mean_decoded_tokens_per_s / demand.peak_decoded_tokens_per_s
+        visible = mean * demand.output_tokens / demand.decoded_tokens * SECONDS_PER_DAY
         return Infeasible(
             binding_constraint="scale",
             explanation="the traffic needs more GPUs than one quote leases on every option",
-            nearest_feasible_ask=f"output_tokens_per_day up to {best * SECONDS_PER_DAY:,.0f} "
-            "(at the planned utilization), or split the traffic across quotes",
+            nearest_feasible_ask=f"output_tokens_per_day={math.floor(visible):,} or less "
+            "(at the same peak and thinking), or split the traffic across quotes",
         )
     if by["per_user_speed"]:
-        best = max(r.best or 0 for r in by["per_user_speed"])
+        fastest = max(by["per_user_speed"], key=lambda r: r.best or 0)
+        workable = [r for r in by["per_user_speed"] if r.carries_volume]
+        if not workable:
+            return Infeasible(
+                binding_constraint="per_user_speed",
+                explanation=f"no option gives a user {demand.min_per_user_tokens_per_s:g} "
+                f"tokens/s; the fastest ({fastest.gpus_per_replica} {fastest.gpu}) reaches "
+                f"{fastest.best or 0:,.1f}, and only for less traffic than asked",
+                nearest_feasible_ask=f"min_per_user_tokens_per_s={_down(fastest.best)} with "
+                "less traffic, or split it across quotes",
+            )
+        best = max(r.best or 0 for r in workable)
         return Infeasible(
             binding_constraint="per_user_speed",
             explanation=f"no option gives a user {demand.min_per_user_tokens_per_s:g} tokens/s; "
-            f"the fastest reaches {best:,.1f}",
-            nearest_feasible_ask=f"min_per_user_tokens_per_s={math.floor(best * 10) / 10:g}",
+            f"the fastest that carries this traffic reaches {best:,.1f}",
+            nearest_feasible_ask=f"min_per_user_tokens_per_s={_down(best)}",
         )
     if by["ttft"]:
-        best = min(r.best for r in by["ttft"] if r.best is not None)
+        workable = [r for r in by["ttft"] if r.best is not None and r.carries_volume]
+        quickest = min(r.best for r in (workable or by["ttft"]) if r.best is not None)
         return Infeasible(
             binding_constraint="ttft",
             explanation=f"no option returns the first token within {demand.max_ttft_s:g} s; "
-            f"the quickest takes {best:.2f} s",
-            nearest_feasible_ask=f"max_ttft_s={math.ceil(best * 10) / 10:g}",
+            f"the quickest takes {quickest:.2f} s",
+            nearest_feasible_ask=f"max_ttft_s={math.ceil(quickest * 10) / 10:g}",
         )
     if by["memory"]:
         return Infeasible(
@@ -503,6 +527,11 @@ def _infeasible(rejected: list[Rejection], demand: Demand) -> Infeasible:
         explanation="no serving stack serves this model on the allowed GPUs",
         nearest_feasible_ask="allow other GPUs, or leave stack and precision out",
     )
+
+
+def _down(speed: float | None) -> str:
+    """A speed rounded down to one decimal, so the ask it suggests is met."""
+    return f"{math.floor((speed or 0) * 10) / 10:g}"
 
 
 def _allowed_gpus(traffic: Traffic, engine: PerfEngine) -> list[Gpu]:

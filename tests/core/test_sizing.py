@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 
 import pytest
 
@@ -118,23 +119,38 @@ def test_the_api_comparison_prices_the_same_traffic(sized):
     assert s.api.verdict.startswith("Leasing") == (s.api.lease_usd_per_month <= expected)
 
 
-def test_an_unreachable_per_user_speed_names_the_fastest_option(sized):
-    s = sized(**K3, output_tokens_per_day=1e8, min_per_user_tokens_per_s=5_000)
+def asked(ask: str, field: str) -> float:
+    """The value a nearest feasible ask proposes for ``field``."""
+    match = re.search(rf"{field}=([0-9.,e+]+)", ask)
+    assert match, ask
+    return float(match.group(1).replace(",", ""))
+
+
+def test_an_unreachable_per_user_speed_names_a_speed_that_works(sized):
+    traffic = dict(**K3, output_tokens_per_day=1e8, price_per_gpu_hour=5)
+    s = sized(**traffic, min_per_user_tokens_per_s=5_000)
     assert s.options == [] and s.infeasible is not None
     assert s.infeasible.binding_constraint == "per_user_speed"
-    assert "min_per_user_tokens_per_s=" in s.infeasible.nearest_feasible_ask
+    speed = asked(s.infeasible.nearest_feasible_ask, "min_per_user_tokens_per_s")
+    assert sized(**traffic, min_per_user_tokens_per_s=speed).options
 
 
-def test_an_unreachable_ttft_names_the_quickest_first_token(sized):
-    s = sized(**{**K3, "input_tokens": 200_000}, output_tokens_per_day=1e8, max_ttft_s=0.01)
+def test_an_unreachable_ttft_names_a_first_token_time_that_works(sized):
+    traffic = dict(**{**K3, "input_tokens": 200_000}, output_tokens_per_day=1e8)
+    s = sized(**traffic, max_ttft_s=0.01)
     assert s.infeasible is not None and s.infeasible.binding_constraint == "ttft"
-    assert "max_ttft_s=" in s.infeasible.nearest_feasible_ask
+    ttft = asked(s.infeasible.nearest_feasible_ask, "max_ttft_s")
+    assert sized(**traffic, max_ttft_s=ttft).options
 
 
-def test_traffic_beyond_every_option_says_how_much_fits(sized):
-    s = sized(**K3, output_tokens_per_day=1e15)
+def test_traffic_beyond_every_option_names_a_volume_that_fits(sized):
+    s = sized(**K3, output_tokens_per_day=1e15, peak_to_average=2, reasoning_tokens=600)
     assert s.infeasible is not None and s.infeasible.binding_constraint == "scale"
-    assert "output_tokens_per_day up to" in s.infeasible.nearest_feasible_ask
+    volume = asked(s.infeasible.nearest_feasible_ask, "output_tokens_per_day")
+    assert 0 < volume < 1e15
+    assert sized(
+        **K3, output_tokens_per_day=volume, peak_to_average=2, reasoning_tokens=600
+    ).options
 
 
 def test_contradictory_volumes_are_refused(sized):
