@@ -82,6 +82,9 @@ class ApiComparison(BaseModel):
 
     api_usd_per_month: float
     lease_usd_per_month: float
+    api_price_per_million_output: float
+    api_price_per_million_input: float
+    api_prices_from: str
     api_usd_per_million_output_tokens: float
     breakeven_output_tokens_per_day: float
     breakeven_utilization: float
@@ -422,12 +425,18 @@ def _rank(options: list[SizingOption]) -> list[SizingOption]:
 
 def _api(best: SizingOption, demand: Demand, traffic: Traffic) -> ApiComparison | None:
     hosted = demand.model.hosted_api
-    out_price = traffic.api_price_per_million_output or hosted.get("usd_per_million_output")
-    if out_price is None:
-        return None
-    in_price = traffic.api_price_per_million_input
-    if in_price is None:
+    if traffic.api_price_per_million_output is not None:
+        out_price = traffic.api_price_per_million_output
+        in_price = traffic.api_price_per_million_input or 0.0
+        prices_from = "given" + (
+            "" if traffic.api_price_per_million_input is not None else " (input tokens at $0)"
+        )
+    elif "usd_per_million_output" in hosted:
+        out_price = hosted["usd_per_million_output"]
         in_price = hosted.get("usd_per_million_input", 0.0)
+        prices_from = f"{demand.model.name}'s hosted list price in the catalog"
+    else:
+        return None
     blended = cost.api_usd_per_million_output_tokens(
         usd_per_million_output=out_price,
         usd_per_million_input=in_price,
@@ -462,6 +471,9 @@ def _api(best: SizingOption, demand: Demand, traffic: Traffic) -> ApiComparison 
     return ApiComparison(
         api_usd_per_month=api_monthly,
         lease_usd_per_month=best.usd_per_month,
+        api_price_per_million_output=out_price,
+        api_price_per_million_input=in_price,
+        api_prices_from=prices_from,
         api_usd_per_million_output_tokens=blended,
         breakeven_output_tokens_per_day=breakeven_tokens_per_s * SECONDS_PER_DAY,
         breakeven_utilization=breakeven_u,

@@ -47,7 +47,7 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
         columns = (
             "id",
             "name",
-            "hbm_gb",
+            "hbm_gib",
             "hbm_bandwidth_tb_per_s",
             "dense_tflops",
             "scale_up_domain_gpus",

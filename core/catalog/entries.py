@@ -52,8 +52,8 @@ class Gpu(Record):
     name: str
     aliases: tuple[str, ...] = ()
     vendor: str
-    hbm_gb: float = Field(gt=0)
-    hbm_usable_gb: float = Field(gt=0)
+    hbm_gib: float = Field(gt=0)
+    hbm_usable_gib: float = Field(gt=0)
     hbm_bandwidth_tb_per_s: float = Field(gt=0)
     dense_tflops: dict[ComputeClass, float]
     scale_up_domain_gpus: int = Field(ge=1)
@@ -65,8 +65,8 @@ class Gpu(Record):
 
     @model_validator(mode="after")
     def _consistent(self) -> Gpu:
-        if self.hbm_usable_gb > self.hbm_gb:
-            raise ValueError("hbm_usable_gb cannot exceed hbm_gb")
+        if self.hbm_usable_gib > self.hbm_gib:
+            raise ValueError("hbm_usable_gib cannot exceed hbm_gib")
         if "bf16" not in self.dense_tflops:
             raise ValueError("dense_tflops needs at least bf16")
         if any(v <= 0 for v in self.dense_tflops.values()):

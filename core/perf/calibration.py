@@ -10,14 +10,16 @@ measured), priors are log-normal.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy.optimize import least_squares
 
 from core.catalog import Catalog, Measurement
 from core.catalog.entries import Prior
+from core.perf.memory import admit
 from core.perf.roofline import (
     Hardware,
     StackParams,
@@ -25,6 +27,7 @@ from core.perf.roofline import (
     mean_context_tokens,
     scaled,
     tokens_per_s,
+    ttft_s,
 )
 from core.units import ms_to_s
 
@@ -34,6 +37,7 @@ _LOWER = np.log([1e-7, 0.01, 0.01, 0.01, 1e-8])
 _UPPER = np.log([1e-2, 1.0, 1.0, 1.0, 1e-2])
 KV_BYTES = {"bf16": 2.0, "fp8": 1.0}
 N_PARAMS = 5
+MIN_TTFT_OVERHEAD_S = 0.005
 MIN_FOR_GLOBAL = 3
 MIN_FOR_MODEL_FIT = 2
 """A model earns its own parameters on a stack once measured there this many times:
@@ -60,6 +64,14 @@ class Calibration:
     per_stack: dict[str, StackParams]
     vendor_factors: dict[str, float] = field(default_factory=dict)
     per_model: dict[tuple[str, str], StackParams] = field(default_factory=dict)
+    ttft_overhead_s: dict[tuple[str, str], float] = field(default_factory=dict)
+    """Fixed time to first token by (stack, model), (stack, "") and ("", "")."""
+
+    def ttft_overhead_for(self, stack: str, model: str, default: float) -> float:
+        for key in ((stack, model), (stack, ""), ("", "")):
+            if key in self.ttft_overhead_s:
+                return self.ttft_overhead_s[key]
+        return default
 
     def params_for(
         self, stack: str, vendor: str | None = None, model: str | None = None
@@ -285,9 +297,32 @@ def calibrate(
         for key, group in groups.items()
         if len(group) >= MIN_FOR_MODEL_FIT and (wanted is None or key[0] in wanted)
     }
-    return Calibration(
+    calibration = Calibration(
         global_params=global_params,
         per_stack=per_stack,
         vendor_factors=vendor_factors,
         per_model=per_model,
     )
+    overheads = _ttft_overheads(observations, calibration, engine.runtime_reserve_fraction)
+    return replace(calibration, ttft_overhead_s=overheads)
+
+
+def _ttft_overheads(
+    observations: Sequence[Observation], calibration: Calibration, reserve_fraction: float
+) -> dict[tuple[str, str], float]:
+    """The part of each measured TTFT the roofline does not explain (HTTP, tokenizing,
+    scheduling), as a median by (stack, model), by stack and overall. Waiting for
+    KV-cache room is modelled (``admit``), so the minutes some published TTFTs spend
+    queueing do not inflate the overhead."""
+    residuals: dict[tuple[str, str], list[float]] = {}
+    for o in observations:
+        m = o.measurement
+        if m.ttft_s is None:
+            continue
+        params = calibration.params_for(m.stack, o.hardware.gpu.vendor, m.model)
+        admitted = admit(o.hardware, o.workload, reserve_fraction)
+        modelled = ttft_s(o.hardware, admitted, params, 0.0)
+        residual = max(MIN_TTFT_OVERHEAD_S, sum(m.ttft_s) / 2 - modelled)
+        for key in ((m.stack, m.model), (m.stack, ""), ("", "")):
+            residuals.setdefault(key, []).append(residual)
+    return {key: statistics.median(values) for key, values in residuals.items()}

@@ -25,6 +25,7 @@ from typing import Literal
 
 from core.catalog import Catalog, Measurement
 from core.perf.calibration import Calibration, hardware_for, observe
+from core.perf.memory import admit
 from core.perf.roofline import (
     Hardware,
     StackParams,
@@ -156,7 +157,7 @@ class PerfEngine:
         if exact:
             m = exact[0]
             ttft = sum(m.ttft_s) / 2 if m.ttft_s else self._ttft(hw, wl, q)
-            return self._result(m.tokens_per_s, q, ttft, "measured", (m,))
+            return self._result(m.tokens_per_s, q, ttft, "measured", (m,), decoding=wl.concurrency)
 
         below = [m for m in alike if m.concurrency < q.concurrency]
         above = [m for m in alike if m.concurrency > q.concurrency]
@@ -166,7 +167,9 @@ class PerfEngine:
                 hi.concurrency / lo.concurrency
             )
             tps = lo.tokens_per_s * (q.concurrency / lo.concurrency) ** slope
-            return self._result(tps, q, self._ttft(hw, wl, q), "interpolated", (lo, hi))
+            return self._result(
+                tps, q, self._ttft(hw, wl, q), "interpolated", (lo, hi), decoding=wl.concurrency
+            )
 
         if pool:
             anchor = min(
@@ -184,7 +187,13 @@ class PerfEngine:
             )
             band = self._blend_band(q, hw, wl, params)
             return self._result(
-                anchor.tokens_per_s * ratio, q, self._ttft(hw, wl, q), "anchored", (anchor,), band
+                anchor.tokens_per_s * ratio,
+                q,
+                self._ttft(hw, wl, q),
+                "anchored",
+                (anchor,),
+                band,
+                decoding=wl.concurrency,
             )
 
         fitted_on = tuple(
@@ -198,6 +207,7 @@ class PerfEngine:
             self._ttft(hw, wl, q),
             "model",
             (m for m in fitted_on if m.model == q.model),
+            decoding=wl.concurrency,
         )
         return replace(result, fitted_on=fitted_on)
 
@@ -205,7 +215,13 @@ class PerfEngine:
         if q.input_tokens is None:
             return None
         params = self.calibration.params_for(q.stack, hw.gpu.vendor, q.model)
-        return ttft_s(hw, wl, params, self.catalog.engine.scheduling_overhead_s)
+        overhead = self.calibration.ttft_overhead_for(
+            q.stack, q.model, self.catalog.engine.scheduling_overhead_s
+        )
+        # throughput runs the concurrency asked (published servers keep more in flight
+        # than a static KV estimate admits); the first token still waits for KV room
+        admitted = admit(hw, wl, self.catalog.engine.runtime_reserve_fraction)
+        return ttft_s(hw, admitted, params, overhead)
 
     def _blend_band(self, q: PerfQuery, hw: Hardware, wl: Workload, params: StackParams) -> float:
         """An anchored end-to-end estimate is only as good as its prefill share allows."""
@@ -221,7 +237,11 @@ class PerfEngine:
         method: Method,
         rests_on: Iterable[Measurement],
         band: float | None = None,
+        *,
+        decoding: int,
     ) -> Throughput:
+        """``decoding``: the sequences that decode at once (the KV cache may admit fewer
+        than asked); each gets tps / decoding."""
         rests = tuple(rests_on)
         caveats: list[str] = []
         for m in rests:
@@ -230,7 +250,7 @@ class PerfEngine:
                     caveats.append(c)
         return Throughput(
             output_tokens_per_s=tps,
-            per_user_tokens_per_s=tps / q.concurrency,
+            per_user_tokens_per_s=tps / decoding,
             ttft_s=ttft,
             basis=BASIS[method],
             method=method,

@@ -11,9 +11,16 @@ import math
 from collections.abc import Iterator
 from dataclasses import replace
 
-from core.perf.roofline import Hardware, always_read_bytes_per_gpu, kv_shards, weight_bytes
+from core.perf.roofline import (
+    Hardware,
+    Workload,
+    always_read_bytes_per_gpu,
+    kv_shards,
+    max_context_tokens,
+    weight_bytes,
+)
 from core.scenario import MemoryFit
-from core.units import bytes_to_gb, gb_to_bytes
+from core.units import bytes_to_gb, gib_to_bytes
 
 MAX_GPUS_SEARCHED = 4096
 NODE_GPUS = 8
@@ -44,7 +51,7 @@ def per_gpu_need_bytes(hw: Hardware, *, concurrency: int, max_context_tokens: in
 
 
 def per_gpu_available_bytes(hw: Hardware, reserve_fraction: float) -> float:
-    return gb_to_bytes(hw.gpu.hbm_usable_gb) * (1.0 - reserve_fraction)
+    return gib_to_bytes(hw.gpu.hbm_usable_gib) * (1.0 - reserve_fraction)
 
 
 def fits(
@@ -75,6 +82,28 @@ def min_gpus(
     return None
 
 
+def admit(hw: Hardware, wl: Workload, reserve_fraction: float) -> Workload:
+    """The workload as the server runs it: no more sequences decode than the KV cache
+    holds; the rest queue for a slot (``Workload.queued``)."""
+    longest = max_context_tokens(mean_context=wl.context_tokens, output_tokens=wl.output_tokens)
+
+    def room(batch: int) -> bool:
+        return fits(
+            hw, concurrency=batch, max_context_tokens=longest, reserve_fraction=reserve_fraction
+        )
+
+    if room(wl.concurrency) or not room(1):
+        return wl
+    lo, hi = 1, wl.concurrency
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if room(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return replace(wl, concurrency=lo, queued=wl.concurrency - lo)
+
+
 def memory_fit(
     hw: Hardware, *, concurrency: int, max_context_tokens: int, reserve_fraction: float
 ) -> MemoryFit:
@@ -84,7 +113,7 @@ def memory_fit(
     held = always_read_bytes_per_gpu(hw) * hw.gpus + (
         weights * hw.model.routed_weight_fraction if hw.model.is_moe else 0.0
     )
-    usable_total = gb_to_bytes(hw.gpu.hbm_usable_gb) * hw.gpus
+    usable_total = gib_to_bytes(hw.gpu.hbm_usable_gib) * hw.gpus
     ok = need <= available
     return MemoryFit(
         weights_gb=round(bytes_to_gb(weights), 1),

@@ -86,6 +86,8 @@ class Workload:
     spec_decode_acceptance: float = 1.0
     input_tokens: int | None = None
     output_tokens: int | None = None
+    queued: int = 0
+    """Requests beyond what the KV cache admits: they wait for a slot, not decode."""
 
     @property
     def end_to_end(self) -> bool:
@@ -227,10 +229,33 @@ def prefill_share(hw: Hardware, wl: Workload, decode_tps: float, params: StackPa
     return prefill / (prefill + 1.0 / decode_tps)
 
 
-def ttft_s(hw: Hardware, wl: Workload, params: StackParams, scheduling_overhead_s: float) -> float:
-    """Time to first token without queueing: scheduling, the prompt, one decode step."""
+MAX_PREFILL_SHARE = 0.95
+"""Past this share of time on prompts the queue never drains; TTFT is capped there."""
+
+
+def ttft_s(hw: Hardware, wl: Workload, params: StackParams, overhead_s: float) -> float:
+    """Time to first token: the stack's overhead, the wait for other prompts ahead, the
+    prompt itself and one decode step.
+
+    Prompts queue for the compute they share with decoding. With a fraction rho of
+    the replica's time spent on prompts, a new prompt waits rho / (2 (1 - rho))
+    prompt-times on average (a queue served at a fixed pace, M/D/1).
+    """
     prompt = prefill_time_s(hw, wl.input_tokens or 0, params)
-    return scheduling_overhead_s + prompt + step_time_s(hw, wl, params)
+    rho = min(
+        MAX_PREFILL_SHARE,
+        prefill_share(hw, wl, decode_tokens_per_s(hw, wl, params), params),
+    )
+    wait = prompt * rho / (2 * (1 - rho))
+    return overhead_s + _slot_wait_s(hw, wl, params) + wait + prompt + step_time_s(hw, wl, params)
+
+
+def _slot_wait_s(hw: Hardware, wl: Workload, params: StackParams) -> float:
+    """Waiting for KV-cache room: slots free up at concurrency / request duration."""
+    if not wl.queued or wl.output_tokens is None:
+        return 0.0
+    duration = wl.output_tokens * wl.concurrency / tokens_per_s(hw, wl, params)
+    return wl.queued * duration / wl.concurrency
 
 
 def log_distance(a: float, b: float) -> float:
