@@ -47,7 +47,7 @@ def per_gpu_need_bytes(hw: Hardware, *, concurrency: int, max_context_tokens: in
     held = always_read_bytes_per_gpu(hw) + routed / n
     kv = concurrency * max_context_tokens * hw.kv_bytes_per_token
     state = concurrency * model.state_bytes_per_sequence / n
-    return held + kv / kv_shards(model, n, hw.parallelism) + state
+    return held + kv / kv_shards(hw) + state
 
 
 def per_gpu_available_bytes(hw: Hardware, reserve_fraction: float) -> float:

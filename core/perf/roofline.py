@@ -109,23 +109,39 @@ def experts_touched_fraction(model: Model, tokens: int) -> float:
     return 1.0 - miss**tokens
 
 
-def kv_shards(model: Model, gpus: int, parallelism: Parallelism) -> int:
+def pipeline_stages(hw: Hardware) -> int:
+    """A tensor-parallel replica larger than one NVLink domain is split into pipeline
+    stages, one domain each: tensor-parallel collectives do not cross the network."""
+    if hw.parallelism != "tensor":
+        return 1
+    return math.ceil(hw.gpus / hw.gpu.scale_up_domain_gpus)
+
+
+def kv_shards(hw: Hardware) -> int:
     """Across how many GPUs one sequence's KV is split.
 
-    MLA's latent is replicated on every tensor-parallel rank; GQA splits by KV
-    head; data-parallel attention (wide expert parallelism) and layer split each
-    keep a sequence's KV in one place, so the batch's KV spreads over all GPUs.
+    MLA's latent is replicated on every tensor-parallel rank of a stage; GQA splits
+    by KV head; pipeline stages each hold their own layers; data-parallel attention
+    (wide expert parallelism) and layer split each keep a sequence's KV in one place,
+    so the batch's KV spreads over all GPUs.
     """
-    if parallelism in ("expert", "layer_split"):
-        return gpus
-    if model.kv_heads is None:
-        return 1
-    return min(gpus, model.kv_heads)
+    if hw.parallelism in ("expert", "layer_split"):
+        return hw.gpus
+    stages = pipeline_stages(hw)
+    per_stage = hw.gpus // stages
+    if hw.model.kv_heads is None:
+        return stages
+    return min(per_stage, hw.model.kv_heads) * stages
 
 
 def _bandwidth_gpus(hw: Hardware) -> int:
     """GPUs whose bandwidth adds up for a step: all of them, unless layers run in turn."""
     return 1 if hw.parallelism == "layer_split" else hw.gpus
+
+
+def _collective_gpus(hw: Hardware) -> int:
+    """GPUs in one tensor-parallel all-reduce: one stage's worth."""
+    return _bandwidth_gpus(hw) // pipeline_stages(hw)
 
 
 def always_read_bytes_per_gpu(hw: Hardware) -> float:
@@ -138,20 +154,24 @@ def always_read_bytes_per_gpu(hw: Hardware) -> float:
 
 
 def step_bytes_per_gpu(hw: Hardware, wl: Workload) -> float:
-    """Bytes one GPU reads from HBM in one decode step."""
+    """Bytes one GPU reads from HBM in one decode step.
+
+    With k pipeline stages the batch moves as k micro-batches, so each stage reads
+    its weights once per micro-batch (k times a step) for the experts a micro-batch
+    touches: pipelining keeps every GPU busy but amortises weights over fewer tokens.
+    """
     model, n = hw.model, hw.gpus
     weights = weight_bytes(model, hw.precision)
     routed = weights * model.routed_weight_fraction if model.is_moe else 0.0
-    touched = routed * experts_touched_fraction(model, wl.concurrency)
     kv = wl.concurrency * wl.context_tokens * hw.kv_bytes_per_token
     state = 2 * wl.concurrency * model.state_bytes_per_sequence  # read and written back
     if hw.parallelism == "layer_split":
+        touched = routed * experts_touched_fraction(model, wl.concurrency)
         return weights - routed + touched + kv + state
-    return (
-        always_read_bytes_per_gpu(hw)
-        + (touched + state) / n
-        + kv / kv_shards(model, n, hw.parallelism)
-    )
+    stages = pipeline_stages(hw)
+    micro_batch = max(1, math.ceil(wl.concurrency / stages))
+    touched = routed * experts_touched_fraction(model, micro_batch)
+    return stages * (always_read_bytes_per_gpu(hw) + touched / n) + state / n + kv / kv_shards(hw)
 
 
 def step_time_s(hw: Hardware, wl: Workload, params: StackParams) -> float:
@@ -168,7 +188,7 @@ def step_time_s(hw: Hardware, wl: Workload, params: StackParams) -> float:
     )
     fixed_s = hw.model.layers * (
         params.per_layer_step_overhead_s
-        + params.per_layer_collective_s * math.log2(_bandwidth_gpus(hw))
+        + params.per_layer_collective_s * math.log2(_collective_gpus(hw))
     )
     return fixed_s + max(memory_s, compute_s)
 
