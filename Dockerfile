@@ -15,6 +15,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY core ./core
 COPY bot ./bot
+COPY storage ./storage
 RUN pip install --no-cache-dir .
 
 # The leasewise user created above.

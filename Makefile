@@ -36,7 +36,7 @@ run: $(RUNTIME_STAMP)
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy core bot
+	$(BIN)/mypy core bot storage
 
 test: lint
 	$(BIN)/pytest
