@@ -15,8 +15,9 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
 
-from storage.database import is_sqlite
+from storage.database import is_sqlite, make_engine, make_session_factory
 from storage.errors import SchemaOutOfDate
 
 UPGRADE_COMMAND = "leasewise db upgrade"
@@ -63,3 +64,10 @@ def ensure_schema(engine: Engine) -> None:
         f"the database schema is at {current or 'nothing'}, the code needs {head}",
         hint=f"run `{UPGRADE_COMMAND}` with the same DATABASE_URL, then start again",
     )
+
+
+def open_database(url: str) -> tuple[Engine, sessionmaker[Session]]:
+    """What the app calls at start: an engine on a schema it can use, and its sessions."""
+    engine = make_engine(url)
+    ensure_schema(engine)
+    return engine, make_session_factory(engine)

@@ -163,3 +163,18 @@ def test_import_check_catches_absolute_relative_and_dynamic_forms(tmp_path: Path
     assert forbidden_imports(clean, root=tmp_path) == []
     flagged = [v.line for v in forbidden_imports(dirty, root=tmp_path)]
     assert flagged == list(range(1, 13))
+
+
+STORAGE = REPO_ROOT / "storage"
+STORAGE_FORBIDDEN = frozenset({"bot", "slack_bolt", "jinja2", "apscheduler"})
+
+
+def test_storage_sits_below_the_bot() -> None:
+    """storage may use core's types and slack_sdk's OAuth table builders, never the app."""
+    found = []
+    for path in sorted(STORAGE.rglob("*.py")):
+        package = _package_of(path, REPO_ROOT)
+        for line, module in imported_modules(path.read_text(encoding="utf-8"), package=package):
+            if module.split(".", 1)[0] in STORAGE_FORBIDDEN:
+                found.append(f"{path.relative_to(REPO_ROOT)}:{line} imports {module!r}")
+    assert found == []

@@ -9,8 +9,15 @@ from sqlalchemy import inspect
 
 from storage.database import make_engine
 from storage.errors import SchemaOutOfDate
-from storage.models import Base
-from storage.schema import current_revision, downgrade, ensure_schema, head_revision, upgrade
+from storage.models import Base, Quote
+from storage.schema import (
+    current_revision,
+    downgrade,
+    ensure_schema,
+    head_revision,
+    open_database,
+    upgrade,
+)
 
 
 def test_migrations_go_up_down_and_up_again(database_url):
@@ -50,3 +57,12 @@ def test_postgres_refuses_an_old_schema_with_the_command_to_run(postgres_url):
     finally:
         upgrade(postgres_url)
         engine.dispose()
+
+
+def test_opening_the_default_kind_of_database_creates_and_migrates_it(tmp_path):
+    url = f"sqlite:///{tmp_path / 'nested' / 'leasewise.db'}"
+    engine, sessions = open_database(url)
+    with sessions.begin() as session:
+        assert session.get(Quote, 1) is None
+    assert current_revision(engine) == head_revision(url)
+    engine.dispose()
