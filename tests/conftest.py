@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -32,3 +32,12 @@ def ask(engine: PerfEngine) -> Callable[..., Estimate]:
         return estimate(Scenario(**fields), engine)
 
     return _ask
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The CLI caches its calibrated engine in the user's cache directory; tests keep
+    theirs out of the real home."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        yield

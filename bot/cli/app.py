@@ -10,23 +10,22 @@ from typing import Any
 
 import typer
 
+from bot import engine_cache
 from bot.cli import catalog_commands, db_commands, demo, sizing_commands
 from bot.cli.console import make_console
 from bot.cli.errors import friendly_errors
 from bot.cli.render import comparison_table, contrast_sentence, print_estimate
 from bot.cli.scenario_input import scenario_from, scenarios_from
-from core.catalog import load_catalog
 from core.compare import price_contrasts
 from core.estimate import estimate
 from core.perf.engine import PerfEngine
-from core.perf.validation import build_engine
 
 
 @functools.cache
 def load_engine() -> PerfEngine:
-    """Catalog plus calibration (about a second), built once per process: the
-    packaged data cannot change while a command runs."""
-    return build_engine(load_catalog())
+    """Catalog plus calibration, from the user's cache when data and code are unchanged,
+    and once per process: the packaged data cannot change while a command runs."""
+    return engine_cache.load_engine()
 
 
 def _version(value: bool) -> None:
