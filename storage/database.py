@@ -2,6 +2,14 @@
 
 SQLite gets foreign keys switched on (it ignores them otherwise) and a busy
 timeout so a second process waits for a lock instead of failing at once.
+
+SQLite transactions are begun by SQLAlchemy, not by Python's sqlite3 module,
+which otherwise opens one only at the first INSERT/UPDATE/DELETE: a SAVEPOINT
+issued before that starts the transaction itself, and releasing it commits,
+behind the caller's back. They begin IMMEDIATE, taking the write lock at once:
+a transaction that read first and wrote second would otherwise deadlock with
+another writer and fail at once, busy timeout or not. Concurrent transactions
+therefore take turns, which suits SQLite's one-laptop deployment.
 """
 
 from __future__ import annotations
@@ -9,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from platformdirs import user_data_path
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 SQLITE_BUSY_TIMEOUT_MS = 5_000
@@ -35,6 +43,7 @@ def make_engine(url: str) -> Engine:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
         return engine
     return create_engine(url, pool_pre_ping=True)
 
@@ -44,6 +53,11 @@ def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.close()
+    dbapi_connection.isolation_level = None  # type: ignore[attr-defined]  # no implicit BEGIN
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:
