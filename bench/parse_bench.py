@@ -1,0 +1,73 @@
+"""How long ``core.parse.parse`` takes on a 10 KB message (median and p95).
+
+Two inputs: realistic sales messages repeated to 10 KB, and 10 KB of random text
+(letters, digits, punctuation, emoji). The target is a median under 10 ms.
+Run: ``python bench/parse_bench.py``.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import string
+import time
+from collections.abc import Callable
+
+from core.catalog import load_catalog
+from core.parse import parse
+from core.parse.grammar import _shape
+
+SIZE = 10_000
+RUNS = 200
+
+SALES = [
+    "<@U0LEASE> customer (Acme) serves about 2 B output tokens a day of Kimi K3, peaks are 3x "
+    "the average, users want 30 tokens/s. They'd take a 36-month term at $5/hr on 16x B300.",
+    "Follow-up from the call: 5k requests per minute, 800 in / 400 out, TTFT under 1.5 s, "
+    "grows 10% a month, utilization around 60%, API at $15/M output. *Need a quote by Friday*",
+    "deepseek r1 in FP8 on eight H200 vs 8x B300 MXFP4, batch 64, 2k thinking tokens, "
+    "128k context; they pay $4.20 per GPU-hour on-demand today &amp; want 3 years.",
+    "Can we do llama 405b 4-bit on a100 80gb x8? ~40k tok/s total, 64 concurrent users :rocket:",
+]
+
+
+def realistic() -> str:
+    out: list[str] = []
+    while sum(len(s) + 1 for s in out) < SIZE:
+        out.append(SALES[len(out) % len(SALES)])
+    return "\n".join(out)[:SIZE]
+
+
+def noise(seed: int = 7) -> str:
+    rnd = random.Random(seed)
+    alphabet = string.ascii_letters + string.digits + string.punctuation + "  \n" + "🚀éß∞—"
+    return "".join(rnd.choice(alphabet) for _ in range(SIZE))
+
+
+def measure(fn: Callable[[], object]) -> tuple[float, float]:
+    fn()
+    times = []
+    for _ in range(RUNS):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    times.sort()
+    return statistics.median(times), times[int(0.95 * len(times)) - 1]
+
+
+def main() -> None:
+    catalog = load_catalog()
+    for name, text in (("realistic 10 KB", realistic()), ("random 10 KB", noise())):
+        median, p95 = measure(lambda text=text: parse(text, catalog))
+        print(f"{name:16s} ({len(text):,} chars): median {median:.2f} ms, p95 {p95:.2f} ms")
+
+        def cold(text: str = text) -> None:
+            _shape.cache_clear()  # every phrase shape parsed by lark again
+            parse(text, catalog)
+
+        median, p95 = measure(cold)
+        print(f"{'  cold grammar':16s} {'':16s}: median {median:.2f} ms, p95 {p95:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

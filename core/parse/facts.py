@@ -1,0 +1,372 @@
+"""What each grammar rule means: matches -> DESIGN.md field values, said back.
+
+``read`` turns the grammar's matches into a kind-neutral ``Reading``: field values
+(last one wins, and a changed value is named), GPU mentions kept apart (a scenario
+reads them as ``gpu`` + ``gpus`` count, traffic as ``gpus`` = allowed ids; see
+``core.parse.project``), and the notes for the reply: understood, assumed, ambiguous.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.parse import timeunits
+from core.parse.grammar import Match
+from core.parse.numbers import compact
+from core.parse.tokens import Tok
+from core.units import HOURS_PER_MONTH
+
+_DIRECTIONS = {"OUT": "output", "OUTS": "output", "IN": "input", "INS": "input"}
+_DIRECTIONS["REASON"] = "reasoning"
+_PER_REQUEST = {
+    "output": "output_tokens",
+    "input": "input_tokens",
+    "reasoning": "reasoning_tokens",
+}
+
+
+@dataclass
+class Reading:
+    """A message's facts before they are shaped for a question kind."""
+
+    text: str
+    values: dict[str, Any] = field(default_factory=dict)
+    gpu_ids: list[str] = field(default_factory=list)
+    gpu_count: int | None = None
+    gpu_said: list[str] = field(default_factory=list)
+    scales: list[tuple[str, float, str]] = field(default_factory=list)
+    action: str | None = None
+    understood: list[str] = field(default_factory=list)
+    assumed: list[str] = field(default_factory=list)
+    ambiguities: list[str] = field(default_factory=list)
+
+    def said(self, m: Match) -> str:
+        return " ".join(self.text[m.toks[0].start : m.toks[-1].end].split())
+
+    def put(self, name: str, value: Any, note: str | None) -> None:
+        old = self.values.get(name)
+        if old is not None and old != value:
+            self.ambiguities.append(
+                f"two values for {name} ({_show(old)} and {_show(value)}): using {_show(value)}"
+            )
+        self.values[name] = value
+        if note:
+            self.understood.append(note)
+
+    def assume(self, note: str) -> None:
+        if note not in self.assumed:
+            self.assumed.append(note)
+
+    def ambiguous(self, note: str) -> None:
+        if note not in self.ambiguities:
+            self.ambiguities.append(note)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, float):
+        return compact(value)
+    return str(value)
+
+
+def _num(toks: tuple[Tok, ...], *types: str) -> float:
+    for t in toks:
+        if t.type in (types or ("NUM", "MULT", "XNUM", "MONEY", "PCT")):
+            assert isinstance(t.value, float)
+            return t.value
+    raise ValueError("rule without a number")
+
+
+def _unit(toks: tuple[Tok, ...], kind: str = "PER_TIME") -> str | None:
+    for t in toks:
+        if t.type == kind and isinstance(t.value, str):
+            return t.value
+    return None
+
+
+def _has(toks: tuple[Tok, ...], *types: str) -> bool:
+    return any(t.type in types for t in toks)
+
+
+def _direction(toks: tuple[Tok, ...]) -> str | None:
+    for t in toks:
+        if t.type in _DIRECTIONS:
+            return _DIRECTIONS[t.type]
+    return None
+
+
+def _per(unit: str) -> str:
+    return {"second": "s", "minute": "min", "hour": "h"}.get(unit, unit)
+
+
+# -- rules --------------------------------------------------------------------
+
+
+def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
+    value, unit, said = _num(m.toks, "NUM"), _unit(m.toks), r.said(m)
+    assert unit is not None
+    if unit == "millisecond":
+        return
+    if _has(m.toks, "REQUESTS"):
+        _requests(r, value, unit, said)
+        return
+    if not _has(m.toks, "TOKENS", "OUT", "OUTS", "IN", "INS", "REASON"):
+        r.ambiguous(
+            f"'{said}': tokens or requests? say '{compact(value)} requests a {unit}' "
+            f"or '{compact(value)} output tokens a {unit}'"
+        )
+        return
+    direction = _direction(m.toks)
+    speed = timeunits.per_second(value, unit)
+    if _has(m.toks, "PER_USER"):
+        r.put("min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user")
+        return
+    if unit == "second" and speed < 1000 and direction in (None, "output"):
+        r.put("min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user")
+        r.ambiguous(
+            f"'{said}' read as the speed each user needs; for a total volume say "
+            "'output tokens a day'"
+        )
+        return
+    if direction in ("input", "reasoning"):
+        r.ambiguous(
+            f"'{said}': a daily {direction} volume is not used; say {direction} tokens per "
+            "request, e.g. '800 in / 400 out'"
+        )
+        return
+    if direction is None:
+        r.ambiguous(f"'{said}': tokens without input/output, read as output tokens")
+    daily = timeunits.per_day(value, unit)
+    if unit in timeunits.ASSUMED:
+        r.assume(timeunits.ASSUMED[unit])
+    note = f"read {compact(daily)} output tokens/day"
+    if unit != "day":
+        note += f" (from {compact(value)}/{_per(unit)})"
+    r.put("output_tokens_per_day", daily, note)
+
+
+def _requests(r: Reading, value: float, unit: str, said: str) -> None:
+    if unit in ("minute", "second"):
+        name, v, shown = "requests_per_minute", value * (60 if unit == "second" else 1), "minute"
+    elif unit == "hour":
+        name, v, shown = "requests_per_hour", value, "hour"
+    else:
+        name, v, shown = "requests_per_day", timeunits.per_day(value, unit), "day"
+        if unit in timeunits.ASSUMED:
+            r.assume(timeunits.ASSUMED[unit])
+    note = f"read {compact(v)} requests/{shown}"
+    if unit not in (shown,):
+        note += f" (from {said})"
+    r.put(name, v, note)
+
+
+def _amount(r: Reading, m: Match, toks: list[Tok]) -> None:
+    value, said = _num(m.toks, "NUM"), r.said(m)
+    direction = _direction(m.toks)
+    if direction is None:
+        r.ambiguous(
+            f"'{said}': input or output tokens? say '{compact(value)} output tokens' "
+            f"or '{compact(value)} input tokens'"
+        )
+        return
+    name = _PER_REQUEST[direction]
+    r.put(name, round(value), f"{round(value):,} {direction} tokens per request")
+
+
+def _user_speed(r: Reading, m: Match, toks: list[Tok]) -> None:
+    unit = _unit(m.toks) or "second"
+    if unit != "second":
+        _rate(r, m, toks)  # "users send 2B tokens a day" is a volume
+        return
+    speed = timeunits.per_second(_num(m.toks, "NUM"), unit)
+    r.put("min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user")
+
+
+def _context(r: Reading, m: Match, toks: list[Tok]) -> None:
+    value = round(_num(m.toks, "NUM"))
+    r.put("context_tokens", value, f"context of {compact(value)} tokens")
+
+
+def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
+    count = None
+    if _has(m.toks, "NUM", "MULT", "XNUM"):
+        value = _num(m.toks, "NUM", "MULT", "XNUM")
+        if value != int(value) or value < 1:
+            r.ambiguous(f"'{r.said(m)}': a GPU count is a whole number")
+            return
+        count = int(value)
+    gpu = next((str(t.value) for t in m.toks if t.type == "GPU"), None)
+    if gpu is not None:
+        r.gpu_ids.append(gpu)
+    if count is not None:
+        if r.gpu_count is not None and r.gpu_count != count:
+            r.ambiguous(f"two GPU counts ({r.gpu_count} and {count}): using {count}")
+        r.gpu_count = count
+    r.gpu_said.append(
+        f"GPU {count}x {gpu}" if count and gpu else f"GPU {gpu}" if gpu else f"{count} GPUs"
+    )
+
+
+def _peak(r: Reading, m: Match, toks: list[Tok]) -> None:
+    value = _num(m.toks, "MULT", "NUM")
+    r.put("peak_to_average", value, f"peak {value:g}x the average")
+
+
+def _concurrency(r: Reading, m: Match, toks: list[Tok]) -> None:
+    value = _num(m.toks, "NUM", "MULT")
+    if value != int(value):
+        r.ambiguous(f"'{r.said(m)}': the batch is a whole number")
+        return
+    n = int(value)
+    r.put("concurrency", n, f"concurrency {n} (requests decoded at once)")
+    after = m.last + 1
+    if m.toks[0].type == "BATCH" and after < len(toks) and toks[after].type == "GPU":
+        gpu = toks[after].value
+        r.ambiguous(
+            f"'batch {n} {gpu}': read {n} as the batch size, not a GPU count; "
+            f"for {n} GPUs say '{n}x {gpu}'"
+        )
+
+
+def _ttft(r: Reading, m: Match, toks: list[Tok]) -> None:
+    value = _num(m.toks, "NUM")
+    unit = _unit(m.toks, "TIME")
+    if unit is None:
+        r.assume(f"TTFT {value:g} read as seconds")
+        unit = "second"
+    seconds = value * timeunits.seconds(unit)
+    r.put("max_ttft_s", seconds, f"TTFT under {seconds:g} s")
+
+
+def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
+    if _has(m.toks, "ONDEMAND"):
+        r.put("term_months", 0, "on-demand (no term)")
+        return
+    value = _num(m.toks, "NUM")
+    unit = _unit(m.toks, "TIME")
+    if unit is None:
+        r.assume(f"term {value:g} read as months")
+        unit = "month"
+    if unit not in ("month", "year"):
+        if unit in ("second", "millisecond", "minute") and not _has(m.toks, "TERM"):
+            r.ambiguous(f"'{r.said(m)}': not read; for a latency target say 'TTFT under 1.5 s'")
+        else:
+            r.ambiguous(f"'{r.said(m)}': a lease term is in months or years")
+        return
+    months = value * timeunits.months(unit)
+    if months != int(months):
+        r.ambiguous(f"'{r.said(m)}': a term is a whole number of months")
+        return
+    r.put("term_months", int(months), f"{int(months)}-month term")
+
+
+def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
+    value, unit = _num(m.toks, "MONEY"), _unit(m.toks)
+    if unit is None:
+        r.assume(f"${value:.2f} read as the lease price per GPU-hour")
+    elif unit == "month" and m.toks[-1].flag:
+        r.assume(f"${value:,.2f}/GPU-month read at {HOURS_PER_MONTH:g} hours a month")
+        value /= HOURS_PER_MONTH
+    elif unit != "hour":
+        r.ambiguous(f"'{r.said(m)}': not read; say the lease price as '$5/GPU-hour'")
+        return
+    r.put("price_per_gpu_hour", value, f"${value:.2f}/GPU-hour")
+
+
+def _api_price(r: Reading, m: Match, toks: list[Tok]) -> None:
+    value = _num(m.toks, "MONEY")
+    direction = _direction(m.toks)
+    if direction == "input":
+        r.put("api_price_per_million_input", value, f"API at ${value:g}/M input tokens")
+        return
+    if direction is None:
+        r.assume(f"API price ${value:g}/M read as the price of output tokens")
+    r.put("api_price_per_million_output", value, f"API at ${value:g}/M output tokens")
+
+
+def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
+    rate = _num(m.toks, "PCT") / 100
+    unit = _unit(m.toks)
+    if unit is None:
+        r.assume(f"growth {rate:.0%} read as per month")
+        unit = "month"
+    if unit != "month":
+        per_month = timeunits.seconds("month") / timeunits.seconds(unit)
+        monthly = (1 + rate) ** per_month - 1 if rate > -1 else rate
+        r.assume(f"{rate:.0%} a {unit} read as {monthly:.2%} a month, compounded")
+        rate = monthly
+    r.put("monthly_growth", rate, f"growth {rate:.3g}/month ({rate:.1%})")
+
+
+def _utilization(r: Reading, m: Match, toks: list[Tok]) -> None:
+    if _has(m.toks, "PCT"):
+        value = _num(m.toks, "PCT") / 100
+    else:
+        value = _num(m.toks, "NUM")
+        value = value / 100 if value > 1 else value
+    r.put("utilization", value, f"utilization {value:.0%}")
+
+
+def _no_reasoning(r: Reading, m: Match, toks: list[Tok]) -> None:
+    r.put("reasoning_tokens", 0, "no reasoning (thinking) tokens")
+
+
+def _scale(r: Reading, m: Match, toks: list[Tok]) -> None:
+    factor = _num(m.toks, "MULT") if _has(m.toks, "MULT") else None
+    if factor is None:
+        factor = next(float(t.value) for t in m.toks if t.type == "FACTOR" and t.value)
+    if _has(m.toks, "BATCH", "CONCURRENT"):
+        target = "concurrency"
+    elif _has(m.toks, "GPUWORD"):
+        target = "gpus"
+    else:
+        target = "traffic"
+    r.scales.append((target, factor, r.said(m)))
+
+
+def _catalog(name: str) -> Callable[[Reading, Match, list[Tok]], None]:
+    def read(r: Reading, m: Match, toks: list[Tok]) -> None:
+        value = str(m.toks[0].value)
+        r.put(name, value, None if name == "model" else f"{name} {value}")
+
+    return read
+
+
+def _action(name: str) -> Callable[[Reading, Match, list[Tok]], None]:
+    def read(r: Reading, m: Match, toks: list[Tok]) -> None:
+        if r.action != "reset":
+            r.action = name
+
+    return read
+
+
+RULES: dict[str, Callable[[Reading, Match, list[Tok]], None]] = {
+    "rate": _rate,
+    "amount": _amount,
+    "user_speed": _user_speed,
+    "context": _context,
+    "gpus": _gpus,
+    "peak": _peak,
+    "concurrency": _concurrency,
+    "ttft": _ttft,
+    "term": _term,
+    "price": _price,
+    "api_price": _api_price,
+    "growth": _growth,
+    "utilization": _utilization,
+    "no_reasoning": _no_reasoning,
+    "scale": _scale,
+    "model": _catalog("model"),
+    "precision": _catalog("precision"),
+    "stack": _catalog("stack"),
+    "undo": _action("undo"),
+    "reset": _action("reset"),
+}
+
+
+def read(text: str, toks: list[Tok], matches: list[Match]) -> Reading:
+    reading = Reading(text)
+    for m in matches:
+        RULES[m.rule](reading, m, toks)
+    return reading

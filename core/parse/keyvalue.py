@@ -1,0 +1,102 @@
+"""``key=value`` pairs with DESIGN.md field names: typed, resolved, and ahead of prose.
+
+``gpus`` is a count (``gpus=8``) or a list of GPU names (``gpus=b300,h200``); the
+kind of question decides which field it lands in (``core.parse.project``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.catalog import Catalog
+from core.errors import InputError
+from core.parse.numbers import amount
+from core.scenario import Scenario
+from core.traffic import Traffic
+
+_CATALOG = {"model": "models", "gpu": "gpus", "precision": "precisions", "stack": "stacks"}
+_INTS = {
+    "concurrency",
+    "input_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+    "context_tokens",
+    "term_months",
+}
+_FRACTIONS = {"utilization", "planned_utilization", "monthly_growth"}
+_SKIPPED = {"prices"}
+MAX_PAIRS = 100
+MAX_PROBLEMS = 5
+KNOWN = (set(Scenario.model_fields) | set(Traffic.model_fields)) - _SKIPPED
+
+
+@dataclass
+class Pairs:
+    values: dict[str, Any] = field(default_factory=dict)
+    gpu_ids: list[str] = field(default_factory=list)
+    gpu_count: int | None = None
+    understood: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def read_pairs(pairs: list[tuple[str, str]], catalog: Catalog) -> Pairs:
+    out = Pairs()
+    for key, raw in pairs[:MAX_PAIRS]:
+        if len(out.problems) >= MAX_PROBLEMS:
+            out.problems.append("more key=value pairs not read: check the message")
+            break
+        if key not in KNOWN:
+            close = difflib.get_close_matches(key, sorted(KNOWN), n=1)
+            hint = f" (did you mean {close[0]}=?)" if close else ""
+            out.problems.append(f"'{key}={raw}': unknown field{hint}")
+            continue
+        try:
+            _one(out, key, raw.rstrip(".,"), catalog)
+        except (InputError, ValueError) as exc:
+            tip = exc.hint if isinstance(exc, InputError) else None
+            out.problems.append(f"'{key}={raw}': {exc}" + (f", {tip}" if tip else ""))
+    return out
+
+
+def _one(out: Pairs, key: str, raw: str, catalog: Catalog) -> None:
+    if key == "gpus":
+        count = amount(raw)
+        if count is not None:
+            if count != int(count) or count < 1:
+                raise ValueError("a GPU count is a whole number")
+            out.gpu_count = int(count)
+        else:
+            names = [n for n in raw.replace("+", ",").split(",") if n]
+            out.gpu_ids.extend(catalog.gpus.get(n, field_name="gpus").id for n in names)
+        out.understood.append(f"{key}={raw} (key=value)")
+        return
+    if key == "gpu":
+        out.gpu_ids.insert(0, catalog.gpus.get(raw, field_name="gpu").id)
+        out.understood.append(f"{key}={raw} (key=value)")
+        return
+    value: Any
+    if key in _CATALOG:
+        value = getattr(catalog, _CATALOG[key]).get(raw, field_name=key).id
+    elif key == "as_of":
+        value = dt.date.fromisoformat(raw)
+    elif key == "kv_precision":
+        if raw.lower() not in ("bf16", "fp8"):
+            raise ValueError("kv_precision is bf16 or fp8")
+        value = raw.lower()
+    else:
+        number = amount(raw)
+        if number is None:
+            raise ValueError("not a number I can read")
+        if key in _FRACTIONS and number > 1 and not raw.endswith("%"):
+            number /= 100
+        if key in _INTS:
+            if number != int(number):
+                raise ValueError("a whole number is needed")
+            value = int(number)
+        else:
+            value = number
+    out.values[key] = value
+    out.understood.append(f"{key}={raw} (key=value)")

@@ -1,0 +1,254 @@
+"""The vocabulary: catalog names, units, keywords and filler words, each mapped to a terminal.
+
+Terminals are the grammar's (``grammar.lark``). Words not listed here and not a
+catalog name become ``BREAK`` (facts never span them); filler words are dropped.
+Keywords of five letters or more also match one typo away ("tokns", "requets",
+"concurent"), through a table of single-letter deletions built once per catalog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.catalog import Catalog, normalize
+
+FILLER = "FILLER"
+BREAK = "BREAK"
+
+# One word -> (terminal, value). Values: a unit for time words, a factor for FACTOR.
+_GROUPS: dict[str, tuple[str, str]] = {
+    "TOKENS": ("", "tokens token tok toks tkns tokns"),
+    "REQUESTS": ("", "requests request req reqs calls call queries query completions"),
+    "OUT": ("", "output outputs generated generation completion decode decoded"),
+    "OUTS": ("", "out"),
+    "IN": ("", "input inputs prompt prompts prefill"),
+    "INS": ("", "in"),
+    "REASON": ("", "reasoning thinking thought"),
+    "CONTEXT": ("", "context ctx"),
+    "PEAK": ("", "peak peaks peaky burst bursts spikes spike"),
+    "AVG": ("", "average avg mean baseline"),
+    "TTFT": ("", "ttft"),
+    "BATCH": ("", "batch bs"),
+    "CONCURRENT": ("", "concurrent concurrency simultaneous parallel inflight"),
+    "USER": ("", "user users seat seats"),
+    "TERM": ("", "term lease commitment contract commit"),
+    "GROWTH": ("", "growth grows grow growing increase increases"),
+    "UTIL": ("", "utilization utilisation util utilized utilised busy occupancy"),
+    "API": ("", "api apis hosted"),
+    "GPUWORD": ("", "gpu gpus cards card accelerators accelerator"),
+    "NOT": ("", "without no disable disabled skip minus"),
+    "TRAFFIC": ("", "traffic volume load usage it"),
+    "UNDO": ("", "undo revert"),
+    "RESET": ("", "reset restart clear"),
+    "PER": ("", "per / each every a an"),
+    "MONEYWORD": ("", "dollars dollar usd bucks $"),
+    "PCTWORD": ("", "% percent pct"),
+    "TIMESWORD": ("", "x × times"),
+    FILLER: (
+        "",
+        "the of at about around roughly approximately approx circa ~ near nearly almost up "
+        "under below less than within max maximum most least over above more plus some like "
+        "maybe probably currently today now so that this these those which who if then by "
+        "from into across total overall typical typically usually and or but also just only "
+        "still all any ratio size rate speed price pricing cost costs priced quote target "
+        "goal model models is are was were be been being have has had will would should could "
+        "can must we our they their them us you your i my me want wants wanted need needs "
+        "needed expect expects expecting require requires required see seeing get gets "
+        "getting do does doing run runs running serve serves serving hit hits hitting handle "
+        "handles handling with on for to - _ = : + & < > ≤ ≥ ( ) [ ] what how many much "
+        "please pls thanks hi hey ok okay sure let lets let's make change switch use using "
+        "try instead set go say assume assuming add adding around ~ for kind sort roughly "
+        "tops top ceiling sustained steady daily-ish customer's their's it's its want expected "
+        "spending spend charge charges charging list via on-prem throughput",
+    ),
+}
+
+_TIME_WORDS: dict[str, str] = {
+    "millisecond": "ms msec millisecond milliseconds",
+    "second": "s sec secs second seconds",
+    "minute": "min mins minute minutes",
+    "hour": "h hr hrs hour hours",
+    "day": "d day days",
+    "week": "wk wks week weeks",
+    "month": "mo mos mon month months",
+    "year": "y yr yrs year years",
+}
+
+_ADVERBS: dict[str, str] = {
+    "secondly": "second",
+    "hourly": "hour",
+    "daily": "day",
+    "nightly": "day",
+    "weekly": "week",
+    "monthly": "month",
+    "mom": "month",
+    "yearly": "year",
+    "annually": "year",
+    "annual": "year",
+}
+"""Words that mean "per <unit>" on their own (MoM: month over month)."""
+
+_FACTORS: dict[str, float] = {
+    "double": 2.0,
+    "doubles": 2.0,
+    "doubled": 2.0,
+    "twice": 2.0,
+    "triple": 3.0,
+    "triples": 3.0,
+    "tripled": 3.0,
+    "quadruple": 4.0,
+    "half": 0.5,
+    "halve": 0.5,
+    "halved": 0.5,
+}
+
+_RATE_WORDS: dict[str, tuple[str, str]] = {
+    "rps": ("REQUESTS", "second"),
+    "qps": ("REQUESTS", "second"),
+    "rpm": ("REQUESTS", "minute"),
+    "tps": ("TOKENS", "second"),
+    "tpm": ("TOKENS", "minute"),
+    "tpd": ("TOKENS", "day"),
+}
+"""Abbreviations that are a unit and its time at once: 500 RPS."""
+
+PHRASES: dict[tuple[str, ...], str] = {
+    ("time", "to", "first", "token"): "TTFT",
+    ("first", "token", "latency"): "TTFT",
+    ("first", "token"): "TTFT",
+    ("peak", "to", "average"): "P2A",
+    ("peak", "to", "avg"): "P2A",
+    ("peak", "to", "mean"): "P2A",
+    ("peak", "/", "average"): "P2A",
+    ("peak", "/", "avg"): "P2A",
+    ("peak", ":", "avg"): "P2A",
+    ("peak", "-", "to", "-", "average"): "P2A",
+    ("peak", "-", "to", "-", "avg"): "P2A",
+    ("batch", "size"): "BATCH",
+    ("at", "once"): "CONCURRENT",
+    ("in", "flight"): "CONCURRENT",
+    ("on", "demand"): "ONDEMAND",
+    ("on", "-", "demand"): "ONDEMAND",
+    ("ondemand",): "ONDEMAND",
+    ("month", "over", "month"): "MOM",
+    ("start", "over"): "RESET",
+    ("from", "scratch"): "RESET",
+    ("new", "question"): "RESET",
+    ("go", "back"): "UNDO",
+    ("never", "mind"): "UNDO",
+    ("take", "that", "back"): "UNDO",
+    ("what", "about"): FILLER,
+    ("how", "about"): FILLER,
+    ("turn", "off"): "NOT",
+    ("no", "more"): "NOT",
+    ("per", "cent"): "PCTWORD",
+}
+"""Multi-word keywords, matched on lower-cased words before single words."""
+
+TYPO_MIN_LENGTH = 5
+TYPO_MAX_LENGTH = 14
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Words -> terminals, and catalog names -> (table, id), for one catalog."""
+
+    words: dict[str, tuple[str, str | float | None]]
+    names: dict[str, tuple[str, str]]
+    name_prefixes: frozenset[str]
+    phrase_prefixes: frozenset[tuple[str, ...]]
+    typos: dict[str, str] = field(default_factory=dict)
+    _near: dict[str, tuple[str, str | float | None] | None] = field(default_factory=dict)
+
+    def word(self, lower: str) -> tuple[str, str | float | None] | None:
+        hit = self.words.get(lower)
+        if hit is not None or not TYPO_MIN_LENGTH <= len(lower) <= TYPO_MAX_LENGTH:
+            return hit
+        if lower in self._near:
+            return self._near[lower]
+        if len(self._near) > 50_000:
+            self._near.clear()
+        near = None
+        for candidate in _deletions(lower, keep_self=True):
+            if candidate in self.typos:
+                near = self.words[self.typos[candidate]]
+                break
+        self._near[lower] = near
+        return near
+
+
+def _deletions(word: str, *, keep_self: bool) -> list[str]:
+    out = [word[:i] + word[i + 1 :] for i in range(len(word))]
+    return [word, *out] if keep_self else out
+
+
+def _word_table() -> dict[str, tuple[str, str | float | None]]:
+    table: dict[str, tuple[str, str | float | None]] = {}
+    for terminal, (_, spelled) in _GROUPS.items():
+        for w in spelled.split():
+            table.setdefault(w, (terminal, None))
+    for unit, spelled in _TIME_WORDS.items():
+        for w in spelled.split():
+            table[w] = ("TIME", unit)
+    for w, unit in _ADVERBS.items():
+        table[w] = ("PER_TIME", unit)
+    for w, factor in _FACTORS.items():
+        table[w] = ("FACTOR", factor)
+    for w, (terminal, unit) in _RATE_WORDS.items():
+        table[w] = (f"RATE_{terminal}", unit)
+    return table
+
+
+def _typo_table(words: dict[str, tuple[str, str | float | None]]) -> dict[str, str]:
+    """Single deletions of every long keyword -> the keyword (first one wins)."""
+    typos: dict[str, str] = {}
+    for w, (terminal, _) in words.items():
+        if len(w) < TYPO_MIN_LENGTH or terminal in (FILLER, "TIME", "PER_TIME"):
+            continue
+        for d in _deletions(w, keep_self=False):
+            if d not in words:
+                typos.setdefault(d, w)
+    for w in words:
+        typos[w] = w
+    return typos
+
+
+_CACHE: dict[int, tuple[Catalog, Lexicon]] = {}
+
+
+def lexicon_for(catalog: Catalog) -> Lexicon:
+    """The catalog's lexicon, built on first use and kept while the catalog lives."""
+    hit = _CACHE.get(id(catalog))
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    if len(_CACHE) > 8:
+        _CACHE.clear()
+    lexicon = _build(catalog)
+    _CACHE[id(catalog)] = (catalog, lexicon)
+    return lexicon
+
+
+def _build(catalog: Catalog) -> Lexicon:
+    names: dict[str, tuple[str, str]] = {}
+    tables = (
+        ("MODEL", catalog.models),
+        ("GPU", catalog.gpus),
+        ("PRECISION", catalog.precisions),
+        ("STACK", catalog.stacks),
+    )
+    for terminal, table in tables:
+        for entry in table:
+            for name in (entry.id, entry.name, *entry.aliases):
+                key = normalize(name)
+                if key:
+                    names.setdefault(key, (terminal, entry.id))
+    prefixes = frozenset(k[:i] for k in names for i in range(1, len(k) + 1))
+    phrase_prefixes = frozenset(p[:i] for p in PHRASES for i in range(1, len(p) + 1))
+    words = _word_table()
+    return Lexicon(
+        words=words,
+        names=names,
+        name_prefixes=prefixes,
+        phrase_prefixes=phrase_prefixes,
+        typos=_typo_table(words),
+    )

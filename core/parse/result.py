@@ -1,0 +1,208 @@
+"""``parse``: a Slack message -> ``Parsed`` (fields, kind, and what to say back).
+
+Fields by kind, decided once here:
+
+- scenario (and unknown): ``gpu`` is the first GPU named, ``gpus`` its count;
+- traffic: ``gpus`` is the tuple of GPU ids the sizing may use (a count given with
+  them is said back as ignored: the sizing chooses counts).
+
+``key=value`` pairs are applied after prose, so they win.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from core.catalog import Catalog
+from core.parse.facts import Reading, read
+from core.parse.grammar import matches
+from core.parse.keyvalue import Pairs, read_pairs
+from core.parse.lexicon import lexicon_for
+from core.parse.markup import MAX_CHARS, plain_text
+from core.parse.tokens import scan
+from core.scenario import Scenario
+from core.traffic import Traffic
+
+Kind = Literal["scenario", "traffic", "unknown"]
+VOLUME = ("output_tokens_per_day", "requests_per_day", "requests_per_hour", "requests_per_minute")
+TRAFFIC_TERMS = (0, 12, 24, 36)
+
+
+class Parsed(BaseModel):
+    """What a message said, in DESIGN.md field names, and what to say back about it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Kind
+    fields: dict[str, Any]
+    understood: list[str]
+    assumed: list[str]
+    missing: list[str]
+    ambiguities: list[str]
+
+    def scenario(self) -> Scenario | None:
+        """The validated Scenario, or None if this is not a complete, valid one."""
+        if self.kind != "scenario" or self.missing:
+            return None
+        built = _build(Scenario, self.fields)
+        return built if isinstance(built, Scenario) else None
+
+    def traffic(self) -> Traffic | None:
+        """The validated Traffic, or None if this is not a complete, valid one."""
+        if self.kind != "traffic" or self.missing:
+            return None
+        built = _build(Traffic, self.fields)
+        return built if isinstance(built, Traffic) else None
+
+
+def _build(
+    cls: type[Scenario] | type[Traffic], fields: dict[str, Any]
+) -> Scenario | Traffic | None:
+    try:
+        return cls(**{k: v for k, v in fields.items() if k in cls.model_fields})
+    except (ValidationError, TypeError):
+        return None
+
+
+def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
+    """The kind-neutral reading of a message, its ``key=value`` pairs, and whether it was cut."""
+    plain, cut = plain_text(text)
+    tokens = scan(plain, lexicon_for(catalog))
+    reading = read(plain, tokens.toks, matches(tokens.toks))
+    for number in tokens.refused:
+        reading.ambiguous(f"ignored the number '{number}': out of range")
+    return reading, read_pairs(tokens.pairs, catalog), cut
+
+
+def kind_of(reading: Reading, pairs: Pairs) -> Kind:
+    values = {**reading.values, **pairs.values}
+    if any(values.get(v) is not None for v in VOLUME):
+        return "traffic"
+    deployment = reading.gpu_ids or pairs.gpu_ids or reading.gpu_count or pairs.gpu_count
+    if deployment or "concurrency" in values:
+        return "scenario"
+    return "unknown"
+
+
+def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], list[str]]:
+    """Fields for ``kind`` (prose, then GPUs in the kind's form, then key=value); and notes."""
+    notes: list[str] = []
+    fields = dict(reading.values)
+    for key, value in pairs.values.items():
+        old = fields.get(key)
+        if old is not None and old != value:
+            notes.append(f"{key}={value} (key=value) wins over {old} from the text")
+        fields[key] = value
+    ids = list(dict.fromkeys(pairs.gpu_ids or reading.gpu_ids))
+    count = pairs.gpu_count if pairs.gpu_count is not None else reading.gpu_count
+    if kind == "traffic":
+        if ids:
+            fields["gpus"] = tuple(ids)
+        if count is not None:
+            notes.append(f"the sizing chooses the GPU count ({count} given, not used)")
+        return fields, notes
+    if ids:
+        fields["gpu"] = ids[0]
+        if len(ids) > 1:
+            notes.append(f"several GPUs named ({', '.join(ids)}): using {ids[0]}")
+    if count is not None:
+        fields["gpus"] = count
+    if fields.get("term_months") == 0:
+        del fields["term_months"]
+    return fields, notes
+
+
+def parse(text: str, catalog: Catalog) -> Parsed:
+    """Read a Slack message; never raises, whatever the text."""
+    reading, pairs, cut = understand(text, catalog)
+    kind = kind_of(reading, pairs)
+    fields, notes = project(reading, pairs, kind)
+    understood = [*reading.understood, *reading.gpu_said, *pairs.understood]
+    assumed = list(reading.assumed)
+    ambiguities = [*reading.ambiguities, *pairs.problems, *notes]
+    if cut:
+        assumed.append(f"read only the first {MAX_CHARS:,} characters")
+    if reading.scales:
+        ambiguities.append(
+            "nothing to scale yet: give the traffic first, then 'double the traffic'"
+        )
+    if "model" in fields:
+        understood.append(f"model {catalog.models.get(fields['model']).name}")
+    missing = _missing(kind, fields)
+    if not missing:
+        missing = _invalid(kind, fields)
+    assumed += _defaults(kind, fields, catalog)
+    return Parsed(
+        kind=kind,
+        fields=fields,
+        understood=understood,
+        assumed=assumed,
+        missing=missing,
+        ambiguities=ambiguities,
+    )
+
+
+def _missing(kind: str, fields: dict[str, Any]) -> list[str]:
+    out = []
+    if "model" not in fields:
+        out.append("say the model, e.g. 'Kimi K3'")
+    if kind == "scenario" and "gpu" not in fields:
+        out.append("say the GPU, e.g. '8x B300'")
+    if kind == "traffic":
+        per_request = [k for k in VOLUME[1:] if k in fields]
+        if per_request and "output_tokens" not in fields and "output_tokens_per_day" not in fields:
+            out.append("say the output tokens of a request, e.g. '400 output tokens per request'")
+        if len(per_request) > 1:
+            out.append(f"give one request rate, not {' and '.join(per_request)}")
+    if kind == "unknown":
+        out.append(
+            "say what to size: a volume, e.g. '2B output tokens a day', "
+            "or a deployment, e.g. '8x B300, batch 64'"
+        )
+    return out
+
+
+def _invalid(kind: str, fields: dict[str, Any]) -> list[str]:
+    cls: type[Scenario] | type[Traffic] = Scenario if kind == "scenario" else Traffic
+    try:
+        cls(**{k: v for k, v in fields.items() if k in cls.model_fields})
+    except ValidationError as exc:
+        return [
+            f"fix {'.'.join(str(p) for p in e['loc'])}: {e['msg'].lower()}" for e in exc.errors()
+        ]
+    return []
+
+
+def _defaults(kind: str, fields: dict[str, Any], catalog: Catalog) -> list[str]:
+    out: list[str] = []
+    if kind == "scenario" and "gpu" in fields:
+        gpu = catalog.gpus.get(fields["gpu"])
+        if "price_per_gpu_hour" not in fields:
+            out.append(
+                f"assumed ${gpu.usd_per_gpu_hour:.2f}/GPU-hour for {gpu.id} (its list price)"
+            )
+        if "gpus" not in fields:
+            out.append("no GPU count given: the smallest count that holds the model")
+        if "concurrency" not in fields:
+            out.append("batch 1 (one user at a time); say 'batch 64' for more")
+        if "utilization" not in fields:
+            out.append("utilization 100% (say 'utilization 60%')")
+    if kind == "traffic":
+        term = fields.get("term_months", 36)
+        if "term_months" not in fields:
+            out.append("assumed a 36-month term")
+        if term not in TRAFFIC_TERMS:
+            out.append(f"sizing prices terms of 0, 12, 24 or 36 months, not {term}")
+        if "price_per_gpu_hour" not in fields:
+            for gpu in fields.get("gpus") or ():
+                line = catalog.lease_price(gpu, term) if isinstance(term, int) else None
+                if line is not None:
+                    out.append(
+                        f"assumed a {term}-month {gpu} term at "
+                        f"${line.usd_per_gpu_hour:.2f}/GPU-hour (price book)"
+                    )
+        if not fields.get("gpus"):
+            out.append("every GPU in the catalog considered (say 'on B300' to narrow)")
+    return out

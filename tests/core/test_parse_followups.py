@@ -1,0 +1,138 @@
+"""Follow-ups in a thread, applied to a starting scenario or traffic: what changed, said back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.catalog import Catalog
+from core.parse import apply_followup
+
+SCENARIO: dict[str, Any] = {
+    "model": "kimi-k3",
+    "gpu": "b300",
+    "gpus": 8,
+    "concurrency": 16,
+    "term_months": 36,
+    "price_per_gpu_hour": 5.0,
+}
+TRAFFIC: dict[str, Any] = {
+    "model": "kimi-k3",
+    "output_tokens_per_day": 2e9,
+    "peak_to_average": 3.0,
+    "gpus": ("b300",),
+}
+
+EDITS: list[tuple[str, dict[str, Any], str, dict[str, Any], list[str]]] = [
+    ("scenario", SCENARIO, "what about H200?", {"gpu": "h200", "gpus": 8}, ["gpu: b300 -> h200"]),
+    ("scenario", SCENARIO, "make it 24 months", {"term_months": 24}, ["term: 36 -> 24 months"]),
+    ("scenario", SCENARIO, "batch 64", {"concurrency": 64}, ["concurrency: 16 -> 64"]),
+    (
+        "scenario",
+        SCENARIO,
+        "at $4.50",
+        {"price_per_gpu_hour": 4.5},
+        ["price: $5.00 -> $4.50/GPU-hour"],
+    ),
+    (
+        "scenario",
+        SCENARIO,
+        "without thinking tokens",
+        {"reasoning_tokens": 0},
+        ["reasoning_tokens: unset -> 0"],
+    ),
+    ("scenario", SCENARIO, "16 of them? i.e. 16 GPUs", {"gpus": 16}, ["gpus: 8 -> 16"]),
+    (
+        "scenario",
+        SCENARIO,
+        "try 16x GB300",
+        {"gpu": "gb300", "gpus": 16},
+        ["gpu: b300 -> gb300", "gpus: 8 -> 16"],
+    ),
+    ("scenario", SCENARIO, "double the batch", {"concurrency": 32}, ["concurrency: 16 -> 32"]),
+    ("scenario", SCENARIO, "in FP8", {"precision": "fp8"}, ["precision: unset -> fp8"]),
+    (
+        "scenario",
+        SCENARIO,
+        "and deepseek r1?",
+        {"model": "deepseek-r1"},
+        ["model: kimi-k3 -> deepseek-r1"],
+    ),
+    ("scenario", SCENARIO, "3 years instead", {"term_months": 36}, []),
+    ("scenario", SCENARIO, "utilization 60%", {"utilization": 0.6}, ["utilization: unset -> 60%"]),
+    ("scenario", SCENARIO, "<@U1> what about *H200*?", {"gpu": "h200"}, ["gpu: b300 -> h200"]),
+    ("scenario", SCENARIO, "concurrency=128", {"concurrency": 128}, ["concurrency: 16 -> 128"]),
+    ("traffic", TRAFFIC, "what about H200?", {"gpus": ("h200",)}, ["gpus: b300 -> h200"]),
+    (
+        "traffic",
+        TRAFFIC,
+        "double the traffic",
+        {"output_tokens_per_day": 4e9},
+        ["output_tokens_per_day: 2B -> 4B"],
+    ),
+    (
+        "traffic",
+        TRAFFIC,
+        "traffic triples",
+        {"output_tokens_per_day": 6e9},
+        ["output_tokens_per_day: 2B -> 6B"],
+    ),
+    ("traffic", TRAFFIC, "add 20% growth", {"monthly_growth": 0.2}, ["growth: unset -> 20%/month"]),
+    ("traffic", TRAFFIC, "make it 24 months", {"term_months": 24}, ["term: unset -> 24 months"]),
+    ("traffic", TRAFFIC, "peak 5x", {"peak_to_average": 5.0}, ["peak: 3 -> 5x"]),
+    (
+        "traffic",
+        TRAFFIC,
+        "3B output tokens a day",
+        {"output_tokens_per_day": 3e9},
+        ["output_tokens_per_day: 2B -> 3B"],
+    ),
+    ("traffic", TRAFFIC, "TTFT under 2 s", {"max_ttft_s": 2.0}, ["TTFT: unset -> 2 s"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "start", "text", "expected", "changed"), EDITS, ids=[e[2] for e in EDITS]
+)
+def test_followup_edits(
+    catalog: Catalog,
+    kind: str,
+    start: dict[str, Any],
+    text: str,
+    expected: dict[str, Any],
+    changed: list[str],
+) -> None:
+    result = apply_followup(dict(start), kind, text, catalog)
+    for key, value in expected.items():
+        assert result.fields.get(key) == value, key
+    assert result.changed == changed
+    assert result.action == ("edit" if changed else "none")
+    untouched = {k: v for k, v in start.items() if k not in expected}
+    assert {k: result.fields[k] for k in untouched} == untouched
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [("undo", "undo"), ("go back", "undo"), ("start over", "reset"), ("reset please", "reset")],
+)
+def test_undo_and_reset_leave_fields_to_the_caller(
+    catalog: Catalog, text: str, action: str
+) -> None:
+    result = apply_followup(dict(SCENARIO), "scenario", text, catalog)
+    assert result.action == action
+    assert result.fields == SCENARIO
+    assert result.changed == []
+
+
+@pytest.mark.parametrize("text", ["thanks!", "", "👍", "ok cool", "what about it?"])
+def test_nothing_to_edit(catalog: Catalog, text: str) -> None:
+    result = apply_followup(dict(SCENARIO), "scenario", text, catalog)
+    assert result.action == "none"
+    assert result.fields == SCENARIO
+
+
+def test_followup_does_not_mutate_its_input(catalog: Catalog) -> None:
+    start = dict(SCENARIO)
+    apply_followup(start, "scenario", "what about H200 at batch 64", catalog)
+    assert start == SCENARIO
