@@ -23,13 +23,16 @@ from typing import ClassVar
 from core.parse import numbers
 from core.parse.lexicon import BREAK, FILLER, PHRASES, Lexicon
 
-_RAW = re.compile(
-    r"(?P<kv>(?<![\w.=])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
-    r"|(?P<num>(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
+_KV = r"(?P<kv>(?<![\w.=])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
+_PIECES = (
+    r"(?P<num>(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
     r"|(?P<word>(?<=\d)[xX×](?=[^\W_])|[^\W\d_][^\W_]*(?:\.\d+[^\W_]*)*(?:['’][^\W\d_]+)?)"
     r"|(?P<sym>[$%/×~<>≤≥+&=:_*-])"
     r"|(?P<sep>[.;!?\n,()\[\]|—–])"
 )
+_RAW = re.compile(_KV + "|" + _PIECES)
+_RAW_NO_KV = re.compile(_PIECES)
+"""Most messages have no ``=``; skipping the key=value alternative there halves the scan."""
 
 _JOINERS = frozenset("-_/.")
 _NOT_KEY = re.compile(r"[^a-z0-9.]+")
@@ -89,7 +92,8 @@ class Scan:
 
 def raw_pieces(text: str) -> list[Raw]:
     out: list[Raw] = []
-    for m in _RAW.finditer(text):
+    pattern = _RAW if "=" in text else _RAW_NO_KV
+    for m in pattern.finditer(text):
         kind = m.lastgroup or "sep"
         piece = m.group()
         lower = piece.lower()
