@@ -91,17 +91,20 @@ class Scan:
 
 
 def raw_pieces(text: str) -> list[Raw]:
-    out: list[Raw] = []
+    """The regex's pieces with their positions; only words and numbers get a catalog key."""
     pattern = _RAW if "=" in text else _RAW_NO_KV
+    out: list[Raw] = []
+    append = out.append
     for m in pattern.finditer(text):
         kind = m.lastgroup or "sep"
         piece = m.group()
         lower = piece.lower()
-        key = lower if kind in ("word", "num") else ""
-        if key and not key.isalnum() and not (kind == "num" and "," not in key):
-            key = _NOT_KEY.sub("", key)
-        start, end = m.span()
-        out.append(Raw(kind, piece, start, end, lower, key))
+        key = ""
+        if kind == "word" or kind == "num":
+            key = lower
+            if not key.isalnum() and not (kind == "num" and "," not in key):
+                key = _NOT_KEY.sub("", key)
+        append(Raw(kind, piece, m.start(), m.end(), lower, key))
     return out
 
 
