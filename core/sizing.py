@@ -11,7 +11,7 @@ option answers gets the binding constraint and the nearest ask that works.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -21,7 +21,7 @@ from core import cost
 from core.catalog import Gpu, Precision, Stack
 from core.errors import InputError
 from core.perf.engine import PerfEngine, PerfQuery, Throughput
-from core.perf.memory import deployable_counts, fits
+from core.perf.memory import deployable_counts, fits, largest_batch
 from core.perf.roofline import max_context_tokens, mean_context_tokens
 from core.scenario import Basis
 from core.stack_choice import candidate_stacks
@@ -142,17 +142,16 @@ def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
             field="max_ttft_s",
             hint="add input_tokens, e.g. input_tokens=800",
         )
-    demand.model.require_context(
-        max_context_tokens(
-            mean_context=mean_context_tokens(
-                context_tokens=traffic.context_tokens,
-                input_tokens=traffic.input_tokens,
-                output_tokens=demand.decoded_tokens,
-                default=catalog.engine.default_context_tokens,
-            ),
+    max_ctx = max_context_tokens(
+        mean_context=mean_context_tokens(
+            context_tokens=traffic.context_tokens,
+            input_tokens=traffic.input_tokens,
             output_tokens=demand.decoded_tokens,
-        )
+            default=catalog.engine.default_context_tokens,
+        ),
+        output_tokens=demand.decoded_tokens,
     )
+    demand.model.require_context(max_ctx)
     gpus = _allowed_gpus(traffic, engine)
     for name in traffic.prices:
         catalog.gpus.get(name, field_name="prices")
@@ -173,7 +172,7 @@ def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
             continue
         price, price_source = _price(traffic, engine, gpu)
         for n in _replica_sizes(gpu, catalog.engine.max_replica_nodes):
-            found = _best_candidate(engine, demand, traffic, gpu, precision, stacks, n)
+            found = _best_candidate(engine, demand, traffic, gpu, precision, stacks, n, max_ctx)
             if isinstance(found, Rejection):
                 rejected.append(found)
                 continue
@@ -213,21 +212,6 @@ def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
     )
 
 
-def largest_batch(ok: Callable[[int], bool], upper: int) -> int:
-    """The largest b in [1, upper] with ok(b), for ok true up to a point and false after;
-    0 when even one sequence fails. Speed, TTFT and memory all fall that way with b."""
-    if upper < 1 or not ok(1):
-        return 0
-    lo, hi = 1, upper
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if ok(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
 def _replica_sizes(gpu: Gpu, max_nodes: int) -> Iterator[int]:
     """Deployable replica sizes up to a few nodes, or the whole NVLink domain if larger."""
     limit = max(gpu.scale_up_domain_gpus, 8 * max_nodes)
@@ -245,10 +229,11 @@ def _best_candidate(
     precision: Precision,
     stacks: list[Stack],
     n: int,
+    max_ctx: int,
 ) -> _Candidate | Rejection:
     best: _Candidate | Rejection | None = None
     for stack in stacks:
-        found = _at_sla(engine, demand, traffic, gpu, precision, stack, n)
+        found = _at_sla(engine, demand, traffic, gpu, precision, stack, n, max_ctx)
         if isinstance(found, Rejection):
             best = best or found
             continue
@@ -268,14 +253,8 @@ def _at_sla(
     precision: Precision,
     stack: Stack,
     n: int,
+    max_ctx: int,
 ) -> _Candidate | Rejection:
-    mean_ctx = mean_context_tokens(
-        context_tokens=traffic.context_tokens,
-        input_tokens=traffic.input_tokens,
-        output_tokens=demand.decoded_tokens,
-        default=engine.catalog.engine.default_context_tokens,
-    )
-    max_ctx = max_context_tokens(mean_context=mean_ctx, output_tokens=demand.decoded_tokens)
 
     def query(batch: int) -> PerfQuery:
         return PerfQuery(

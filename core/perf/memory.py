@@ -8,7 +8,7 @@ total can still each run out.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from core.perf.roofline import (
@@ -82,6 +82,21 @@ def min_gpus(
     return None
 
 
+def largest_batch(ok: Callable[[int], bool], upper: int) -> int:
+    """The largest b in [1, upper] with ok(b), for ok true up to a point and false after;
+    0 when even one sequence fails. Memory, speed and TTFT all fall that way with b."""
+    if upper < 1 or not ok(1):
+        return 0
+    lo, hi = 1, upper
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 def admit(hw: Hardware, wl: Workload, reserve_fraction: float) -> Workload:
     """The workload as the server runs it: no more sequences decode than the KV cache
     holds; the rest queue for a slot (``Workload.queued``)."""
@@ -92,16 +107,12 @@ def admit(hw: Hardware, wl: Workload, reserve_fraction: float) -> Workload:
             hw, concurrency=batch, max_context_tokens=longest, reserve_fraction=reserve_fraction
         )
 
-    if room(wl.concurrency) or not room(1):
+    if room(wl.concurrency):
         return wl
-    lo, hi = 1, wl.concurrency
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if room(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return replace(wl, concurrency=lo, queued=wl.concurrency - lo)
+    admitted = largest_batch(room, wl.concurrency)
+    if admitted == 0:
+        return wl
+    return replace(wl, concurrency=admitted, queued=wl.concurrency - admitted)
 
 
 def memory_fit(
