@@ -49,6 +49,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/estimate_bench.py
 	$(BIN)/python bench/sizing_bench.py
 	$(BIN)/python bench/storage_bench.py
+	$(BIN)/python bench/parse_bench.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .benchmarks

@@ -45,6 +45,10 @@ _ALONE = frozenset({"MODEL", "GPU", "PRECISION", "STACK", "MONEY", "ONDEMAND", "
 """Terminals that are a fact on their own; any other terminal alone between breaks is dropped."""
 _MAX_NAME_PIECES = 9
 _SCALE_M = frozenset({"m", "mm", "million", "mtok", "mtoks", "1m"})
+_STARTERS = frozenset(
+    {p[0] for p in PHRASES} | set(numbers.NUMBER_WORDS) | _SCALE_M | {"a", "an"}
+)
+"""Words that may begin a phrase or a number, or need ``_word``'s special cases."""
 
 
 @dataclass(slots=True)
@@ -132,7 +136,20 @@ def _lexemes(
             i += 1
             continue
         if r.kind == "sep":
-            out.append(Tok(BREAK, r.text, None, r.start, r.end))
+            _break(out, r)
+            i += 1
+            continue
+        if (
+            r.kind == "word"
+            and r.key not in lexicon.name_prefixes
+            and r.lower not in _STARTERS
+            and r.lower[0] not in "x×"
+        ):
+            plain = lexicon.word(r.lower)  # the common case: a word that starts nothing longer
+            if plain is None:
+                _break(out, r)
+            else:
+                out.append(Tok(plain[0], r.text, plain[1], r.start, r.end))
             i += 1
             continue
         hit = _name(raws, i, lexicon) or _phrase(raws, i, lexicon)
@@ -153,9 +170,19 @@ def _lexemes(
             tok, i = _number(raws, i + 1, refused)
             out.append(tok)
             continue
-        out.append(_word(r, lexicon))
+        tok = _word(r, lexicon)
+        if tok.type == BREAK:
+            _break(out, r)
+        else:
+            out.append(tok)
         i += 1
     return out
+
+
+def _break(out: list[Tok], r: Raw) -> None:
+    """A break after a break adds nothing (pass 2 collapses runs); skipping it is cheaper."""
+    if not out or out[-1].type != BREAK:
+        out.append(Tok(BREAK, r.text, None, r.start, r.end))
 
 
 def _name(raws: list[Raw], i: int, lexicon: Lexicon) -> tuple[Tok, int] | None:
