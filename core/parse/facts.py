@@ -38,6 +38,7 @@ class Reading:
     gpu_said: list[str] = field(default_factory=list)
     scales: list[tuple[str, float, str]] = field(default_factory=list)
     action: str | None = None
+    price_said: str | None = None  # a lease price said without "per GPU": maybe for them all
     understood: list[str] = field(default_factory=list)
     assumed: list[str] = field(default_factory=list)
     ambiguities: list[str] = field(default_factory=list)
@@ -263,6 +264,9 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, unit = _num(m.toks, "MONEY"), _unit(m.toks)
+    per_gpu = any(t.flag for t in m.toks if t.type == "PER_TIME")
+    if unit in (None, "hour") and not per_gpu:
+        r.price_said = r.said(m)
     if unit is None:
         r.assume(f"${value:.2f} read as the lease price per GPU-hour")
     elif unit == "month" and m.toks[-1].flag:

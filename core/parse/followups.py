@@ -9,13 +9,16 @@ out (it keeps the history), so their fields come back unchanged.
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from core.catalog import Catalog
+from core.parse.facts import Reading
 from core.parse.numbers import compact
-from core.parse.result import VOLUME, kind_of, project, understand
+from core.parse.result import VOLUME, kind_of, price_per_gpu, project, understand
 
 _LABELS: dict[str, tuple[str, str]] = {
     "term_months": ("term", " months"),
@@ -24,6 +27,8 @@ _LABELS: dict[str, tuple[str, str]] = {
     "peak_to_average": ("peak", "x"),
     "max_ttft_s": ("TTFT", " s"),
     "min_per_user_tokens_per_s": ("per-user speed", " tokens/s"),
+    "planned_utilization": ("planned utilization", ""),
+    "utilization": ("utilization", ""),
 }
 
 
@@ -49,6 +54,9 @@ def apply_followup(fields: dict[str, Any], kind: str, text: str, catalog: Catalo
     if kind not in ("scenario", "traffic"):
         kind = kind_of(reading, pairs)
     edits, notes = project(reading, pairs, kind)
+    notes += price_per_gpu(edits, _with_count(reading, fields, kind), catalog)
+    if kind == "traffic" and edits.get("gpus") and fields.get("gpus"):
+        notes += _add_gpus(edits, tuple(fields["gpus"]), text)
     new = dict(fields)
     new.update(edits)
     understood = [*reading.understood, *reading.gpu_said, *pairs.understood, *notes]
@@ -59,6 +67,30 @@ def apply_followup(fields: dict[str, Any], kind: str, text: str, catalog: Catalo
     if not changed:
         return FollowUp(action="none", fields=dict(fields), changed=[], understood=understood)
     return FollowUp(action="edit", fields=new, changed=changed, understood=understood)
+
+
+def _with_count(reading: Reading, fields: dict[str, Any], kind: str) -> Reading:
+    """The reading, with the thread's GPU and count where the follow-up names none."""
+    if reading.gpu_count is not None and reading.gpu_ids:
+        return reading
+    count = reading.gpu_count
+    if count is None and kind == "scenario" and isinstance(fields.get("gpus"), int):
+        count = fields["gpus"]
+    ids = reading.gpu_ids or ([fields["gpu"]] if fields.get("gpu") else [])
+    return replace(reading, gpu_count=count, gpu_ids=list(ids))
+
+
+def _add_gpus(edits: dict[str, Any], before: tuple[str, ...], text: str) -> list[str]:
+    """"what about H200?" on a sizing adds H200 to the GPUs compared; "only H200" replaces."""
+    if _REPLACE.search(text):
+        return []
+    named = tuple(edits["gpus"])
+    edits["gpus"] = tuple(dict.fromkeys((*before, *named)))
+    said = ", ".join(named)
+    return [f"added {said} to the GPUs compared (say 'only {named[0]}' to drop the rest)"]
+
+
+_REPLACE = re.compile(r"\b(only|instead|just|switch|replace)\b", re.IGNORECASE)
 
 
 def _scale(fields: dict[str, Any], kind: str, target: str, factor: float) -> None:
@@ -80,7 +112,7 @@ def _change(key: str, old: Any, new: Any) -> str:
         return f"{label}: {_money(old)} -> {_money(new)}{unit}"
     if key == "monthly_growth":
         return f"{label}: {_pct(old)} -> {_pct(new)}{unit}"
-    if key == "utilization":
+    if key in ("utilization", "planned_utilization"):
         return f"{label}: {_pct(old)} -> {_pct(new)}"
     return f"{label}: {_show(old)} -> {_show(new)}{unit}"
 

@@ -98,6 +98,8 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
     ids = list(dict.fromkeys(pairs.gpu_ids or reading.gpu_ids))
     count = pairs.gpu_count if pairs.gpu_count is not None else reading.gpu_count
     if kind == "traffic":
+        if "utilization" in fields:  # a fleet's utilization is the sizing's planned one
+            fields["planned_utilization"] = fields.pop("utilization")
         if ids:
             fields["gpus"] = tuple(ids)
         if count is not None:
@@ -114,11 +116,44 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
     return fields, notes
 
 
+PRICE_SPREAD = 3.0
+"""A lease price more than this many times a GPU's list price is not a per-GPU price."""
+
+
+def price_per_gpu(fields: dict[str, Any], reading: Reading, catalog: Catalog) -> list[str]:
+    """Read a price said without "per GPU" ("$80/hour") as per GPU or for them all.
+
+    Sales engineers quote both ways. With a GPU count in the message, the reading that
+    lands near the GPU's list price wins; either way the reading is said back.
+    """
+    count, value = reading.gpu_count, fields.get("price_per_gpu_hour")
+    ids = reading.gpu_ids
+    if reading.price_said is None or value is None or not count or count < 2 or not ids:
+        return []
+    listed = catalog.gpus.get(ids[0]).usd_per_gpu_hour
+    total = value / count
+    if value > PRICE_SPREAD * listed and listed / PRICE_SPREAD <= total <= PRICE_SPREAD * listed:
+        fields["price_per_gpu_hour"] = total
+        said = f"${value:.2f}/GPU-hour"
+        reading.understood[:] = [
+            f"${value:.2f}/hour for {count} GPUs" if u == said else u for u in reading.understood
+        ]
+        return [
+            f"'{reading.price_said}' read as the price of all {count} GPUs: "
+            f"${total:.2f}/GPU-hour (say '${value:g}/GPU-hour' if it is per GPU)"
+        ]
+    return [
+        f"'{reading.price_said}' read per GPU: ${value:.2f}/GPU-hour "
+        f"(say '${value * count:g}/hour for all {count}' if it is the total)"
+    ]
+
+
 def parse(text: str, catalog: Catalog) -> Parsed:
     """Read a Slack message; never raises, whatever the text."""
     reading, pairs, cut = understand(text, catalog)
     kind = kind_of(reading, pairs)
     fields, notes = project(reading, pairs, kind)
+    notes += price_per_gpu(fields, reading, catalog)
     understood = [*reading.understood, *reading.gpu_said, *pairs.understood]
     assumed = list(reading.assumed)
     ambiguities = [*reading.ambiguities, *pairs.problems, *notes]

@@ -245,6 +245,16 @@ MESSAGES: list[tuple[str, str, dict[str, Any]]] = [
     # -- traffic with GPUs allowed ---------------------------------------------
     ("K3 2B output tokens a day on B300 or H200", "traffic", {"gpus": ("b300", "h200")}),
     ("K3, 2B output tokens/day, 8x B300", "traffic", {"gpus": ("b300",)}),
+    (
+        "K3 2B output tokens a day, utilization around 60%",
+        "traffic",
+        {"planned_utilization": 0.6},
+    ),
+    # -- a price said without "per GPU" ----------------------------------------
+    ("K3 on 16x B300 for $80/hour", "scenario", {"price_per_gpu_hour": 5.0, "gpus": 16}),
+    ("K3 on 8x B300 at $5/hr", "scenario", {"price_per_gpu_hour": 5.0}),
+    ("K3 on 8x B300 at $80 per GPU-hour", "scenario", {"price_per_gpu_hour": 80.0}),
+    ("K3 2B output tokens/day, 16 B300s at $80/hour", "traffic", {"price_per_gpu_hour": 5.0}),
     # -- nothing to size --------------------------------------------------------
     ("hi team, any update on the Acme deal?", "unknown", {}),
     ("what's the best GPU for Kimi K3?", "unknown", {"model": K3}),
@@ -281,6 +291,8 @@ AMBIGUOUS: list[tuple[str, str]] = [
     ("K3 on 8x B300 concurrency=banana", "not a number"),
     ("K3 on 8x B300 colour=blue", "unknown field"),
     ("K3 on 8x B300 model=kimi-k9", "unknown model"),
+    ("K3 on 16x B300 for $80/hour", "read as the price of all 16 GPUs"),
+    ("K3 on 8x B300 at $5/hr", "say '$40/hour for all 8' if it is the total"),
 ]
 
 
