@@ -1,5 +1,5 @@
 # leasewise developer tasks. Everything runs from a local virtualenv in .venv.
-#   make run    install the package and run the demo
+#   make run    install the package and run the main job (the Slack app, or the local chat)
 #   make test   install dev tools, lint, type-check, run the tests
 PY ?= python3
 VENV := .venv
@@ -32,7 +32,7 @@ install: $(RUNTIME_STAMP)
 install-dev: $(DEV_STAMP)
 
 run: $(RUNTIME_STAMP)
-	$(BIN)/leasewise demo
+	$(BIN)/leasewise run
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .

@@ -1,18 +1,106 @@
-"""One Settings object, read from the environment at the edge and passed down."""
+"""One Settings object, read from the environment at the edge and passed down.
+
+Secrets are ``SecretStr`` so they never reach a log line or a traceback by
+accident. Which secrets are needed depends on how the app runs (HTTP with one
+workspace's token, HTTP with OAuth for many, Socket Mode); ``slack_mode`` and
+``missing_for`` say so before anything starts, in words an operator can act on.
+"""
 
 from __future__ import annotations
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from typing import Annotated, Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from storage.database import default_database_url
 
+SLACK_API_URL = "https://slack.com/api/"
+SlackMode = Literal["http", "oauth", "socket", "console"]
+
+DEFAULT_SCOPES = (
+    "app_mentions:read",
+    "channels:history",
+    "groups:history",
+    "im:history",
+    "chat:write",
+    "chat:write.public",
+    "commands",
+    "files:write",
+    "users:read",
+    "channels:read",
+    "groups:read",
+)
+"""What the app asks for at install; slack/manifest.yaml lists the same."""
+
 
 class Settings(BaseSettings):
-    """leasewise's configuration. DATABASE_URL defaults to a SQLite file in the user's
-    data directory; a team points it at PostgreSQL
-    (``postgresql+psycopg://user@host/db``)."""
+    """leasewise's configuration.
+
+    DATABASE_URL defaults to a SQLite file in the user's data directory; a team
+    points it at PostgreSQL (``postgresql+psycopg://user@host/db``).
+    """
 
     model_config = SettingsConfigDict(env_prefix="", extra="ignore")
 
     database_url: str = Field(default_factory=default_database_url)
+    slack_bot_token: SecretStr | None = None
+    slack_signing_secret: SecretStr | None = None
+    slack_app_token: SecretStr | None = None
+    slack_client_id: str | None = None
+    slack_client_secret: SecretStr | None = None
+    slack_state_secret: SecretStr | None = None
+    slack_scopes: Annotated[tuple[str, ...], NoDecode] = DEFAULT_SCOPES
+    slack_api_url: str = SLACK_API_URL
+    leasewise_admins: Annotated[frozenset[str], NoDecode] = frozenset()
+    host: str = Field(default="0.0.0.0", validation_alias="LEASEWISE_HOST")  # noqa: S104
+    port: int = Field(default=3000, ge=1, le=65535, validation_alias="PORT")
+    slack_retries: int = Field(default=2, ge=0, le=10, validation_alias="LEASEWISE_SLACK_RETRIES")
+
+    @field_validator("leasewise_admins", "slack_scopes", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        """Env vars hold lists as ``U1,U2``; Slack's own docs write scopes the same way."""
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("slack_api_url")
+    @classmethod
+    def _trailing_slash(cls, value: str) -> str:
+        """slack_sdk joins method names onto the base URL and needs the slash."""
+        return value if value.endswith("/") else value + "/"
+
+    def slack_mode(self, *, socket: bool = False) -> SlackMode:
+        """How the app would talk to Slack with these settings."""
+        if socket:
+            return "socket"
+        if self.slack_client_id or self.slack_client_secret:
+            return "oauth"
+        if self.slack_bot_token or self.slack_signing_secret:
+            return "http"
+        return "console"
+
+    def missing_for(self, mode: SlackMode) -> list[str]:
+        """The environment variables ``mode`` needs that are not set."""
+        needed: dict[str, object] = {}
+        if mode == "http":
+            needed = {
+                "SLACK_BOT_TOKEN": self.slack_bot_token,
+                "SLACK_SIGNING_SECRET": self.slack_signing_secret,
+            }
+        elif mode == "oauth":
+            needed = {
+                "SLACK_CLIENT_ID": self.slack_client_id,
+                "SLACK_CLIENT_SECRET": self.slack_client_secret,
+                "SLACK_SIGNING_SECRET": self.slack_signing_secret,
+            }
+        elif mode == "socket":
+            needed = {
+                "SLACK_APP_TOKEN": self.slack_app_token,
+                "SLACK_BOT_TOKEN": self.slack_bot_token,
+            }
+        return [name for name, value in needed.items() if not value]
+
+    def is_admin(self, user_id: str) -> bool:
+        return user_id in self.leasewise_admins

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 from pydantic import BaseModel, ConfigDict
 
-from core.scenario import Estimate
+from core.errors import InputError
+from core.estimate import estimate
+from core.perf.engine import PerfEngine
+from core.scenario import Estimate, Scenario
 
 
 class PriceContrast(BaseModel):
@@ -39,3 +43,34 @@ def price_contrasts(estimates: list[Estimate]) -> list[PriceContrast]:
                 )
             )
     return found
+
+
+def across_gpus(
+    scenario: Scenario, engine: PerfEngine, *, gpus: Sequence[str] = ()
+) -> tuple[list[Estimate], list[str]]:
+    """The same deployment question on each GPU (default: every GPU in the catalog).
+
+    Each GPU runs at the scenario's count when that holds the model, else at the
+    smallest count that does, and at its own price: a price the customer gave
+    belongs to the GPU it was given for. Returns the estimates cheapest per token
+    first, and a note for each GPU that cannot serve the model.
+    """
+    catalog = engine.catalog
+    names = list(dict.fromkeys([scenario.gpu, *gpus])) if gpus else [g.id for g in catalog.gpus]
+    estimates: list[Estimate] = []
+    skipped: list[str] = []
+    for name in names:
+        same_gpu = catalog.gpus.get(name).id == catalog.gpus.get(scenario.gpu).id
+        update: dict[str, object] = {"gpu": name}
+        if not same_gpu:
+            update["price_per_gpu_hour"] = None
+        try:
+            result = estimate(scenario.model_copy(update=update), engine)
+            if not result.fits_memory:
+                result = estimate(scenario.model_copy(update={**update, "gpus": None}), engine)
+        except InputError as exc:
+            skipped.append(f"{name}: {exc.message}")
+            continue
+        estimates.append(result)
+    estimates.sort(key=lambda e: e.usd_per_million_output_tokens)
+    return estimates, skipped

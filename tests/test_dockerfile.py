@@ -3,7 +3,8 @@
 There is no Docker engine on CI, so the slow tests replay the image build by hand: the
 Dockerfile's COPY instructions lay the same files out in a temporary directory, its
 `pip install` step runs there into a fresh virtualenv (non-editable, as in the image), and
-the venv's `leasewise` is run with the image's ENTRYPOINT + CMD and its HEALTHCHECK command.
+the venv's `leasewise` is run with the image's ENTRYPOINT + CMD (the Slack app, against
+the local Web API stand-in) and its HEALTHCHECK command.
 """
 
 from __future__ import annotations
@@ -14,12 +15,16 @@ import os
 import re
 import shlex
 import shutil
+import socket
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import pytest
+
+from tests.fakes.slack_api import FakeSlack
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = REPO_ROOT / "Dockerfile"
@@ -254,36 +259,50 @@ def _resolve(argv: list[str], image: InstalledImage) -> list[str]:
 
 
 @pytest.mark.slow
-def test_installed_package_runs_the_image_entrypoint_and_cmd(
-    installed_image: InstalledImage,
+def test_installed_package_serves_and_passes_the_image_healthcheck(
+    installed_image: InstalledImage, tmp_path: Path
 ) -> None:
+    """ENTRYPOINT + CMD start the Slack app (against the local Web API stand-in); the
+    HEALTHCHECK command then reports it healthy, and unhealthy once it has stopped."""
     entrypoint = command_argv(last(installed_image.instructions, "ENTRYPOINT").args)
     cmd = command_argv(last(installed_image.instructions, "CMD").args)
-
-    result = run(
-        _resolve(entrypoint + cmd, installed_image),
-        env=installed_image.env,
-        cwd=installed_image.cwd,
-        timeout=RUN_TIMEOUT_S,
-    )
-
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.strip(), "the default command printed nothing"
-
-
-@pytest.mark.slow
-def test_installed_package_passes_the_image_healthcheck(installed_image: InstalledImage) -> None:
-    argv = healthcheck_argv(installed_image.instructions)
-
-    result = run(
-        _resolve(argv, installed_image),
-        env=installed_image.env,
-        cwd=installed_image.cwd,
-        timeout=RUN_TIMEOUT_S,
-    )
-
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert (result.stdout + result.stderr).strip(), "the health check printed nothing"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with FakeSlack() as slack:
+        env = {
+            **installed_image.env,
+            "SLACK_BOT_TOKEN": "xoxb-image-test",
+            "SLACK_SIGNING_SECRET": "image-test-secret",
+            "SLACK_API_URL": slack.api_url,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'data.db'}",
+            "PORT": str(port),
+            "LEASEWISE_HOST": "127.0.0.1",
+        }
+        server = subprocess.Popen(
+            _resolve(entrypoint + cmd, installed_image),
+            env=env,
+            cwd=installed_image.cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        health = _resolve(healthcheck_argv(installed_image.instructions), installed_image)
+        try:
+            deadline = time.monotonic() + RUN_TIMEOUT_S
+            result = run(health, env=env, cwd=installed_image.cwd, timeout=RUN_TIMEOUT_S)
+            while result.returncode != 0 and time.monotonic() < deadline:
+                assert server.poll() is None, f"serve exited: {server.communicate()[0][-3000:]}"
+                time.sleep(0.5)
+                result = run(health, env=env, cwd=installed_image.cwd, timeout=RUN_TIMEOUT_S)
+            assert result.returncode == 0, result.stdout + result.stderr
+            assert "ok" in result.stdout
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        stopped = run(health, env=env, cwd=installed_image.cwd, timeout=RUN_TIMEOUT_S)
+        assert stopped.returncode == 1 and "unhealthy" in stopped.stderr
 
 
 @pytest.mark.slow

@@ -11,7 +11,14 @@ from typing import Any
 import typer
 
 from bot import engine_cache
-from bot.cli import catalog_commands, db_commands, demo, parse_commands, sizing_commands
+from bot.cli import (
+    catalog_commands,
+    db_commands,
+    demo,
+    parse_commands,
+    sizing_commands,
+    slack_commands,
+)
 from bot.cli.console import make_console
 from bot.cli.errors import friendly_errors
 from bot.cli.render import comparison_table, contrast_sentence, print_estimate
@@ -111,6 +118,7 @@ def build_cli() -> typer.Typer:
     sizing_commands.register(cli, load_engine)
 
     parse_commands.register(cli, load_engine)
+    slack_commands.register(cli, load_engine)
     cli.add_typer(catalog_commands.build(load_engine), name="catalog")
     cli.add_typer(db_commands.build(), name="db")
 

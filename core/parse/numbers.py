@@ -84,8 +84,8 @@ def amount(text: str) -> float | None:
 
 def compact(value: float) -> str:
     """2e9 -> '2B', 150e6 -> '150M', 40000 -> '40k', 1200 -> '1,200', 2.5 -> '2.5'."""
-    for size, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e4, "k")):
-        if abs(value) >= size:
+    for size, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= size and (size > 1e3 or abs(value) >= 1e4):  # 1,200 stays 1,200
             return f"{value / size:.3g}{suffix}"
     if value == int(value):
         return f"{int(value):,}"

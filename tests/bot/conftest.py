@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,16 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
+from bot import commands
 from bot.cli.app import build_cli
+from bot.conversation import Reply
+from bot.engine_source import EngineSource
+from bot.rendering import Renderer
+from bot.services import Caller, Services
+from bot.settings import Settings
+from core.perf.engine import PerfEngine
+from storage.schema import open_database, upgrade
+from tests.bot.people import ADMIN, NOW
 
 
 @pytest.fixture(scope="session")
@@ -67,3 +77,54 @@ def scenario_file(tmp_path: Path) -> Callable[[Any], Path]:
         return path
 
     return _write
+
+
+# --- the Slack-free desk: services over a fresh SQLite database, a fixed clock ----------
+
+@pytest.fixture(scope="session")
+def migrated_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("template") / "leasewise.db"
+    upgrade(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture
+def db_url(migrated_db: Path, tmp_path: Path) -> str:
+    """A database of its own for each test, copied from one migrated template."""
+    path = tmp_path / "leasewise.db"
+    shutil.copy(migrated_db, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def make_services(engine: PerfEngine) -> Callable[[Settings], Services]:
+    def _make(settings: Settings) -> Services:
+        _, sessions = open_database(settings.database_url)
+        return Services(
+            settings=settings,
+            engines=EngineSource(engine, sessions),
+            sessions=sessions,
+            renderer=Renderer(),
+            clock=lambda: NOW,
+        )
+
+    return _make
+
+
+@pytest.fixture
+def desk(db_url: str, make_services: Callable[[Settings], Services]) -> Services:
+    return make_services(Settings(database_url=db_url, leasewise_admins=ADMIN))
+
+
+@pytest.fixture
+def lease(desk: Services) -> Callable[..., Reply]:
+    """``lease("quote list", user="U1")``: the Reply to ``/lease quote list``, which must
+    also render within Slack's limits (the renderer raises otherwise)."""
+
+    def _lease(text: str, *, user: str = "U0SALES", channel: str = "C0DEALS") -> Reply:
+        caller = Caller("T0001", channel, user, timezone="Europe/Berlin")
+        reply = commands.run(desk, caller, text)
+        desk.renderer.message(reply.template, **reply.context)
+        return reply
+
+    return _lease

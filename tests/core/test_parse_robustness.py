@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from core.catalog import Catalog, load_catalog
 from core.parse import apply_followup, parse
 from core.parse.grammar import matches
+from core.parse.numbers import compact
 from core.parse.tokens import Tok
 
 _CATALOG = load_catalog()
@@ -179,3 +180,18 @@ def test_key_value_round_trip(fields: dict[str, Any], rnd: Any) -> None:
     scenario = parsed.scenario()
     assert scenario is not None
     assert scenario.model_dump(exclude_unset=True) == fields
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        (2e9, "2B"),
+        (150e6, "150M"),
+        (40_000, "40k"),
+        (131_072, "131k"),
+        (1_200, "1,200"),
+        (2.5, "2.5"),
+    ],
+)
+def test_numbers_are_said_back_the_way_people_write_them(value: float, said: str) -> None:
+    assert compact(value) == said

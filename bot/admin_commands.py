@@ -1,0 +1,151 @@
+"""``/lease admin ...``: the price book and catalog additions, for LEASEWISE_ADMINS only.
+
+Every change is written with its audit entry in one transaction (storage does
+both), and a catalog addition is checked against the merged catalog before it
+commits, so an addition naming an unknown GPU never reaches the engine.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, cast
+
+import yaml
+
+from bot.conversation import Reply
+from bot.services import Caller, Services
+from core.catalog.additions import with_additions
+from core.catalog.entries import Measurement, Stack
+from core.errors import CatalogError, InputError
+from storage import admin, audit
+from storage.admin import CatalogKind
+
+USAGE = (
+    "`/lease admin price set b300 36 4.80 source=\"MSA with Acme, 2026-11\"`, "
+    "`/lease admin price remove b300 36`, `/lease admin prices`, "
+    "`/lease admin add measurement {id: ..., ...}`, `/lease admin remove stack ID`, "
+    "`/lease admin audit`"
+)
+_SOURCE = re.compile(r"""\bsource\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""", re.IGNORECASE)
+
+
+def run(services: Services, caller: Caller, text: str) -> Reply:
+    if not services.is_admin(caller.user_id):
+        return Reply("admin_refused", {"user_id": caller.user_id}, ephemeral=True)
+    verb, _, rest = text.strip().partition(" ")
+    verb = verb.lower()
+    if verb == "price":
+        return _price(services, caller, rest.strip())
+    if verb == "prices":
+        with services.sessions() as session:
+            return Reply("prices", {"lines": admin.prices(session)}, ephemeral=True)
+    if verb == "add":
+        kind, _, body = rest.strip().partition(" ")
+        return _add(services, caller, _kind(kind), body)
+    if verb == "remove":
+        kind, _, entry_id = rest.strip().partition(" ")
+        with services.sessions.begin() as session:
+            admin.remove_catalog_entry(
+                session,
+                kind=_kind(kind),
+                entry_id=entry_id,
+                actor=caller.user_id,
+                clock=services.clock,
+            )
+        return Reply("admin_done", {"what": f"removed {kind} {entry_id.strip()}", "audit_id": None})
+    if verb == "audit":
+        with services.sessions() as session:
+            return Reply("audit_list", {"records": audit.recent(session, limit=20)}, ephemeral=True)
+    return Reply("help", {"command": "/lease", "topic": "admin"}, ephemeral=True)
+
+
+def _price(services: Services, caller: Caller, text: str) -> Reply:
+    found = _SOURCE.search(text)
+    source = next((g for g in found.groups() if g is not None), "") if found else ""
+    if found:
+        text = text[: found.start()] + text[found.end() :]
+    words = text.split()
+    if not words or words[0].lower() not in ("set", "remove"):
+        raise InputError("say `price set` or `price remove`", field="price", hint=USAGE)
+    verb, args = words[0].lower(), words[1:]
+    gpu = services.engines.current().catalog.gpus.get(args[0] if args else "", field_name="gpu")
+    term = _number(args, 1, "term_months", int)
+    if verb == "remove":
+        with services.sessions.begin() as session:
+            admin.remove_price(
+                session, gpu=gpu.id, term_months=term, actor=caller.user_id, clock=services.clock
+            )
+        what = f"removed the {gpu.id} {term}-month price"
+        return Reply("admin_done", {"what": what, "audit_id": None})
+    price = _number(args, 2, "usd_per_gpu_hour", float)
+    if not source:
+        raise InputError("say where the price comes from", field="source", hint=USAGE)
+    with services.sessions.begin() as session:
+        line = admin.set_price(
+            session,
+            gpu=gpu.id,
+            term_months=term,
+            usd_per_gpu_hour=price,
+            source=source,
+            actor=caller.user_id,
+            clock=services.clock,
+        )
+    what = (
+        f"{line.gpu} at {line.term_months} months is now ${line.usd_per_gpu_hour:.2f}/GPU-hour "
+        f"({line.source})"
+    )
+    return Reply("admin_done", {"what": what, "audit_id": None})
+
+
+def _add(services: Services, caller: Caller, kind: CatalogKind, body: str) -> Reply:
+    try:
+        data = yaml.safe_load(body)
+    except yaml.YAMLError as exc:
+        raise InputError(
+            f"the {kind} is not readable YAML: {str(exc).splitlines()[0]}",
+            field=kind,
+            hint="write it as a YAML mapping, e.g. {id: vllm-k3-b300-2026-12, ...}",
+        ) from exc
+    if not isinstance(data, dict):
+        raise InputError(f"a {kind} is a mapping of fields", field=kind, hint=USAGE)
+    base = services.engines.base.catalog
+    with services.sessions.begin() as session:
+        record = admin.add_catalog_entry(
+            session,
+            kind=kind,
+            body=cast(dict[str, Any], data),
+            actor=caller.user_id,
+            clock=services.clock,
+        )
+        additions = admin.catalog_additions(session)
+        try:
+            with_additions(
+                base,
+                stacks=[a.entry for a in additions if isinstance(a.entry, Stack)],
+                measurements=[a.entry for a in additions if isinstance(a.entry, Measurement)],
+            )
+        except CatalogError as exc:  # leaving the block rolls the addition back
+            raise InputError(
+                f"the {kind} does not fit the catalog: {exc}",
+                field=exc.field,
+                hint="`/lease models`, `/lease gpus` and `/lease stacks` list the known ids",
+            ) from exc
+    return Reply("admin_done", {"what": f"added {kind} {record.entry_id}", "audit_id": None})
+
+
+def _kind(word: str) -> CatalogKind:
+    word = word.lower().rstrip("s")
+    if word not in ("measurement", "stack"):
+        raise InputError(
+            f"'{word or '(nothing)'}' is not something admins add: say measurement or stack",
+            field="kind",
+            hint=USAGE,
+        )
+    return cast(CatalogKind, word)
+
+
+def _number(args: list[str], index: int, field: str, kind: type[int] | type[float]) -> Any:
+    try:
+        return kind(args[index].lstrip("$"))
+    except (IndexError, ValueError) as exc:
+        raise InputError(f"{field} must be a number", field=field, hint=USAGE) from exc

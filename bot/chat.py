@@ -1,0 +1,96 @@
+"""``leasewise chat``: a local console that behaves like a Slack channel.
+
+Type ``/lease ...`` for a command, ``@leasewise ...`` to start a thread, and
+anything else as a follow-up in the current thread ("what about H200?",
+"undo"). The replies are the same templates Slack gets, as their plain-text
+fallback; quotes, threads and subscriptions land in the same database. With
+stdin not a terminal, each line is read as one message, so a script can drive it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable
+
+from bot import commands
+from bot.conversation import Reply, answer, error_reply, follow_up, start_thread
+from bot.services import Caller, Services
+from core.errors import InputError
+from storage.errors import StorageError
+from storage.threads import ThreadKey
+
+WORKSPACE, CHANNEL, USER = "T0LOCAL", "C0CONSOLE", "U0YOU"
+PROMPT = "you> "
+WELCOME = (
+    "leasewise chat: a local stand-in for a Slack channel.\n"
+    "  /lease help                      commands\n"
+    "  @leasewise <question>            start a thread, e.g. @leasewise Kimi K3 on 16x B300, "
+    "batch 64\n"
+    "  <follow-up>                      edit the thread's question, e.g. what about H200?\n"
+    "  quit                             leave"
+)
+
+
+class Console:
+    """One channel, one user, one thread at a time: enough to try every reply."""
+
+    def __init__(self, services: Services, *, user: str = USER) -> None:
+        self._services = services
+        self._caller = Caller(WORKSPACE, CHANNEL, user, timezone="UTC")
+        self._ts = (f"{1_700_000_000 + n}.000100" for n in itertools.count())
+        self._thread: ThreadKey | None = None
+
+    def say(self, line: str) -> str | None:
+        """The console's reply to one line (None: nothing to say)."""
+        line = line.strip()
+        if not line:
+            return None
+        reply: Reply | None
+        if line.startswith("/lease"):
+            reply = commands.run(self._services, self._caller, line.removeprefix("/lease"))
+        elif line.startswith("@"):
+            reply = self._new_thread(line.split(" ", 1)[1] if " " in line else "")
+        elif self._thread is None:
+            reply = self._new_thread(line)
+        else:
+            reply = self._follow_up(line)
+        if reply is None:
+            return None
+        return self._services.renderer.message(reply.template, **reply.context).console_text()
+
+    def _new_thread(self, text: str) -> Reply:
+        key = ThreadKey(WORKSPACE, CHANNEL, next(self._ts))
+        reply = answer(self._services.engines.current(), text)
+        if reply.question is not None:
+            with self._services.sessions.begin() as session:
+                start_thread(session, key, reply.question, self._services.clock)
+            self._thread = key
+        return reply
+
+    def _follow_up(self, text: str) -> Reply | None:
+        assert self._thread is not None
+        engine = self._services.engines.current()
+        try:
+            with self._services.sessions.begin() as session:
+                return follow_up(engine, session, self._thread, text, self._services.clock)
+        except (InputError, StorageError) as exc:
+            return error_reply(exc)
+
+
+def run(
+    services: Services,
+    lines: Iterable[str],
+    write: Callable[[str], None],
+    *,
+    interactive: bool,
+) -> None:
+    console = Console(services)
+    write(WELCOME)
+    for line in lines:
+        if line.strip().lower() in ("quit", "exit", ":q"):
+            break
+        if not interactive and line.strip():
+            write(PROMPT + line.rstrip())
+        reply = console.say(line)
+        if reply:
+            write(reply)

@@ -1,0 +1,106 @@
+"""Running the Bolt app: HTTP on an ASGI server, or Socket Mode.
+
+HTTP mode mounts Bolt's request handling on Starlette under uvicorn:
+``/slack/events`` (commands, events, interactivity), ``/slack/install`` and
+``/slack/oauth_redirect`` for installs, and ``/healthz`` for the orchestrator.
+Bolt's own Starlette adapter calls the synchronous app on the event loop; here
+each request is dispatched on a worker thread instead, so one slow listener
+cannot hold up the acks of the others (Slack wants an ack within 3 seconds).
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+from typing import Any
+
+from slack_bolt import App
+from slack_bolt.adapter.starlette.handler import to_bolt_request, to_starlette_response
+from sqlalchemy import text
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from bot.services import Services
+from bot.settings import Settings
+from bot.slack.app import INSTALL_PATH, REDIRECT_PATH
+
+log = logging.getLogger("leasewise.serve")
+EVENTS_PATH = "/slack/events"
+HEALTH_PATH = "/healthz"
+
+
+def build_asgi(app: App, services: Services) -> Starlette:
+    """The ASGI application serving ``app``; health checks the database too."""
+
+    async def events(request: Request) -> Response:
+        body = await request.body()
+        bolt_response = await run_in_threadpool(app.dispatch, to_bolt_request(request, body))
+        return to_starlette_response(bolt_response)
+
+    async def install(request: Request) -> Response:
+        flow = app.oauth_flow
+        if flow is None:
+            return PlainTextResponse("this app is installed with a bot token", status_code=404)
+        body = await request.body()
+        bolt_request = to_bolt_request(request, body)
+        handle = flow.handle_installation if request.url.path == INSTALL_PATH else None
+        handle = handle or flow.handle_callback
+        return to_starlette_response(await run_in_threadpool(handle, bolt_request))
+
+    async def health(request: Request) -> Response:
+        try:
+            await run_in_threadpool(_ping, services)
+        except Exception as exc:  # noqa: BLE001 - reported as unhealthy, not raised
+            log.warning("health check: database unreachable: %s", exc)
+            return JSONResponse({"status": "unhealthy", "database": "unreachable"}, 503)
+        return JSONResponse({"status": "ok", "database": "ok"})
+
+    return Starlette(
+        routes=[
+            Route(EVENTS_PATH, events, methods=["POST"]),
+            Route(INSTALL_PATH, install, methods=["GET"]),
+            Route(REDIRECT_PATH, install, methods=["GET"]),
+            Route(HEALTH_PATH, health, methods=["GET"]),
+        ]
+    )
+
+
+def _ping(services: Services) -> None:
+    with services.sessions() as session:
+        session.execute(text("SELECT 1"))
+
+
+def warm_up(services: Services) -> None:
+    """Build what the first request would otherwise wait for, then freeze it.
+
+    ``gc.freeze`` moves the catalog and calibrated engine out of the collector's
+    reach: a full collection no longer walks them in the middle of a request.
+    """
+    services.engines.current()
+    services.renderer.message("help", command="/lease", topic=None)
+    gc.collect()
+    gc.freeze()
+
+
+def run_http(app: App, services: Services, settings: Settings, **uvicorn_options: Any) -> None:
+    import uvicorn
+
+    warm_up(services)
+    uvicorn.run(
+        build_asgi(app, services),
+        host=settings.host,
+        port=settings.port,
+        log_level="info",
+        **uvicorn_options,
+    )
+
+
+def run_socket(app: App, services: Services, settings: Settings) -> None:
+    from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+    assert settings.slack_app_token is not None
+    warm_up(services)
+    SocketModeHandler(app, settings.slack_app_token.get_secret_value()).start()

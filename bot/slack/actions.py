@@ -1,0 +1,136 @@
+"""Buttons under an answer: save as quote, show chart, compare GPUs, share; and New quote.
+
+Each button's value is the question it answers (see ``conversation.actions_for``),
+so a click works on any replica, long after the message was posted. A click
+on a message in a thread answers in that thread; a click on a private
+(ephemeral) answer answers privately through the click's response_url.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt import Ack, App, Respond
+from slack_sdk import WebClient
+
+from bot.charts import cost_chart, growth_chart
+from bot.commands import compare_reply
+from bot.conversation import Reply, answer_question, decode_question, start_thread
+from bot.services import Services
+from bot.slack.delivery import apologize, post_in_thread, render, respond_with
+from bot.slack.views import open_quote_modal
+from core.curves import cost_curve, growth_curve
+from core.errors import InputError
+from core.estimate import estimate
+from core.sizing import size
+from core.traffic import Traffic
+from storage.errors import StorageError
+from storage.threads import ThreadKey
+
+
+def register(app: App, services: Services) -> None:
+    def guarded(handler: Any) -> Any:
+        def listener(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
+            ack()
+            try:
+                handler(body, respond, client)
+            except (InputError, StorageError) as exc:
+                respond_with(
+                    respond,
+                    services.renderer.message(
+                        "error", message=exc.message, field=exc.field, hint=exc.hint
+                    ),
+                    ephemeral=True,
+                )
+            except Exception as exc:  # noqa: BLE001 - a click still gets an answer
+                apologize(
+                    services.renderer,
+                    exc,
+                    what=f"button {body.get('actions', [{}])[0].get('action_id')}",
+                    send=lambda m: respond_with(respond, m, ephemeral=True),
+                )
+
+        listener.__name__ = handler.__name__
+        return listener
+
+    def save_quote(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
+        question = decode_question(_value(body))
+        open_quote_modal(services, client, body["trigger_id"], question=question)
+
+    def new_quote(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
+        open_quote_modal(services, client, body["trigger_id"], question=None)
+
+    def show_chart(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
+        question = decode_question(_value(body))
+        engine = services.engines.current()
+        if isinstance(question, Traffic):
+            png = growth_chart(growth_curve(size(question, engine)))
+            title = "GPUs needed as traffic grows"
+        else:
+            png = cost_chart(cost_curve(estimate(question, engine)))
+            title = "Cost per million output tokens by utilization"
+        channel, thread_ts = _where(body)
+        client.files_upload_v2(
+            channel=channel,
+            thread_ts=thread_ts,
+            content=png,
+            filename="leasewise-chart.png",
+            title=title,
+            initial_comment=f"{title}, for <@{body['user']['id']}>",
+        )
+
+    def compare_gpus(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
+        question = decode_question(_value(body))
+        _answer_click(services, body, respond, client, compare_reply(services, question, []))
+
+    def share_answer(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
+        question = decode_question(_value(body))
+        reply = answer_question(
+            services.engines.current(),
+            question,
+            changed=[f"shared by <@{body['user']['id']}>"],
+        )
+        channel, _ = _where(body)
+        message = render(services.renderer, reply)
+        ts = post_in_thread(client, message, channel=channel, thread_ts=None)
+        key = ThreadKey(workspace_id=_team(body), channel_id=channel, thread_ts=ts)
+        with services.sessions.begin() as session:
+            start_thread(session, key, question, services.clock)
+
+    for handler in (save_quote, new_quote, show_chart, compare_gpus, share_answer):
+        app.action(handler.__name__)(guarded(handler))
+
+
+def _answer_click(
+    services: Services, body: dict[str, Any], respond: Respond, client: WebClient, reply: Reply
+) -> None:
+    message = render(services.renderer, reply)
+    container = body.get("container", {})
+    if container.get("is_ephemeral") or "message" not in body:
+        respond_with(respond, message, ephemeral=True)
+        return
+    channel, thread_ts = _where(body)
+    post_in_thread(client, message, channel=channel, thread_ts=thread_ts)
+
+
+def _value(body: dict[str, Any]) -> str:
+    return str(body["actions"][0].get("value", ""))
+
+
+def _team(body: dict[str, Any]) -> str:
+    return str((body.get("team") or {}).get("id") or body.get("user", {}).get("team_id", ""))
+
+
+def _where(body: dict[str, Any]) -> tuple[str, str | None]:
+    """The channel clicked in, and the thread to answer in (None for a private answer)."""
+    container = body.get("container", {})
+    channel = (body.get("channel") or {}).get("id") or container.get("channel_id")
+    if not channel:
+        raise InputError(
+            "this button only works under an answer in a channel",
+            hint="ask in a channel, e.g. /lease ask Kimi K3 on 16x B300, batch 64",
+        )
+    message = body.get("message")
+    if container.get("is_ephemeral") or not message:
+        return str(channel), None
+    return str(channel), str(message.get("thread_ts") or message["ts"])

@@ -1,0 +1,120 @@
+"""``create_app``: the Bolt app, built from settings and services, nothing at import time.
+
+One workspace runs on a bot token; many run on OAuth, with installations kept
+in the app's own database through slack_sdk's SQLAlchemy stores. Either way
+Bolt verifies every request's signature and timestamp before a listener runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from slack_bolt import App
+from slack_bolt.oauth.oauth_settings import OAuthSettings
+from slack_sdk import WebClient
+from slack_sdk.http_retry.builtin_handlers import (
+    ConnectionErrorRetryHandler,
+    RateLimitErrorRetryHandler,
+    ServerErrorRetryHandler,
+)
+from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
+from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
+
+from bot.services import Services
+from bot.settings import Settings
+from bot.slack import actions, events, home, slash, views
+
+INSTALL_PATH = "/slack/install"
+REDIRECT_PATH = "/slack/oauth_redirect"
+OAUTH_STATE_SECONDS = 600
+
+
+class MissingSettings(Exception):
+    """Secrets the chosen mode needs are not set; the message names them."""
+
+
+def make_client(settings: Settings) -> WebClient:
+    """A Web API client that waits out 429s (Retry-After) and retries brief outages."""
+    token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
+    client = WebClient(token=token, base_url=settings.slack_api_url, timeout=30)
+    retries = settings.slack_retries
+    client.retry_handlers.extend(
+        [
+            RateLimitErrorRetryHandler(max_retry_count=retries),
+            ServerErrorRetryHandler(max_retry_count=retries),
+        ]
+    )
+    if not any(isinstance(h, ConnectionErrorRetryHandler) for h in client.retry_handlers):
+        client.retry_handlers.append(ConnectionErrorRetryHandler(max_retry_count=retries))
+    return client
+
+
+def create_app(
+    settings: Settings,
+    services: Services,
+    *,
+    client: WebClient | None = None,
+    socket: bool = False,
+) -> App:
+    """The Bolt app with every listener registered.
+
+    Raises:
+        MissingSettings: a secret the mode needs is unset (names each variable).
+    """
+    mode = settings.slack_mode(socket=socket)
+    if mode == "console":
+        raise MissingSettings(
+            "no Slack credentials are set: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET "
+            "(one workspace), SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_SIGNING_SECRET "
+            "(installable app), or SLACK_APP_TOKEN and SLACK_BOT_TOKEN (Socket Mode); "
+            "`leasewise chat` runs without Slack"
+        )
+    missing = settings.missing_for(mode)
+    if missing:
+        raise MissingSettings(f"{mode} mode needs {', '.join(missing)} to be set")
+    client = client or make_client(settings)
+    secret = settings.slack_signing_secret
+    signing_secret = secret.get_secret_value() if secret else None
+    logger = logging.getLogger("leasewise.bolt")
+    if mode == "oauth":
+        app = App(
+            signing_secret=signing_secret,
+            client=client,
+            oauth_settings=_oauth_settings(settings, services),
+            logger=logger,
+        )
+    else:
+        app = App(
+            signing_secret=signing_secret,
+            client=client,
+            logger=logger,
+            request_verification_enabled=mode != "socket",
+        )
+    slash.register(app, services)
+    events.register(app, services)
+    actions.register(app, services)
+    views.register(app, services)
+    home.register(app, services)
+    # Anything else Slack sends (an event type subscribed for later, say) is acknowledged,
+    # so Slack does not retry it.
+    app.event(re.compile(".*"))(lambda ack: ack())
+    return app
+
+
+def _oauth_settings(settings: Settings, services: Services) -> OAuthSettings:
+    assert settings.slack_client_id and settings.slack_client_secret
+    engine = services.sessions.kw["bind"]
+    return OAuthSettings(
+        client_id=settings.slack_client_id,
+        client_secret=settings.slack_client_secret.get_secret_value(),
+        scopes=list(settings.slack_scopes),
+        install_path=INSTALL_PATH,
+        redirect_uri_path=REDIRECT_PATH,
+        installation_store=SQLAlchemyInstallationStore(
+            client_id=settings.slack_client_id, engine=engine
+        ),
+        state_store=SQLAlchemyOAuthStateStore(
+            expiration_seconds=OAUTH_STATE_SECONDS, engine=engine
+        ),
+    )

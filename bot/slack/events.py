@@ -1,0 +1,158 @@
+"""@mentions start a thread; messages in that thread edit its question.
+
+A channel post that mentions the bot arrives twice (``app_mention`` and
+``message``) and Slack retries events it thinks went unanswered. The mention
+listener owns mentions; the message listener skips anything that mentions the
+bot, anything from a bot (itself included) and anything outside a thread. Both
+mark the event (and the message) processed in the same transaction as the
+thread's edit, so a retry or a second replica finds it done; the transaction
+commits only after the answer is posted, so a failed post leaves the event for
+Slack's retry.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+from slack_bolt import Ack, App, BoltContext
+from slack_sdk import WebClient
+from sqlalchemy.orm import Session
+
+from bot.conversation import Reply, answer, error_reply, follow_up, start_thread
+from bot.services import Services
+from bot.slack.delivery import apologize, post_in_thread, render
+from core.errors import InputError
+from core.perf.engine import PerfEngine
+from storage import events as processed
+from storage.errors import StorageError
+from storage.threads import ThreadKey
+
+REMEMBER_EVENTS = timedelta(days=2)
+"""Slack retries for about an hour; two days covers a long outage's redelivery."""
+_MENTION = re.compile(r"<@[UW][A-Z0-9]+(?:\|[^>]*)?>")
+IGNORED_SUBTYPES = frozenset(
+    {"bot_message", "message_changed", "message_deleted", "channel_join", "channel_leave"}
+)
+
+
+def register(app: App, services: Services) -> None:
+    @app.event("app_mention")
+    def on_mention(
+        ack: Ack, event: dict[str, Any], body: dict[str, Any], client: WebClient
+    ) -> None:
+        ack()
+        if event.get("bot_id"):
+            return
+        key = _thread(body, event)
+        text = _MENTION.sub(" ", event.get("text", "")).strip()
+        engine = services.engines.current()
+        _handle(
+            services,
+            client,
+            body,
+            event,
+            key,
+            lambda s: _mentioned(services, engine, s, key, text),
+        )
+
+    @app.event("message")
+    def on_message(
+        ack: Ack,
+        event: dict[str, Any],
+        body: dict[str, Any],
+        client: WebClient,
+        context: BoltContext,
+    ) -> None:
+        ack()
+        if _not_for_us(event, context):
+            return
+        key = _thread(body, event)
+        text = event.get("text", "")
+        engine = services.engines.current()
+        _handle(
+            services,
+            client,
+            body,
+            event,
+            key,
+            lambda s: follow_up(engine, s, key, text, services.clock),
+        )
+
+
+def _mentioned(
+    services: Services, engine: PerfEngine, session: Session, key: ThreadKey, text: str
+) -> Reply:
+    """A mention in a thread leasewise already answers is a follow-up; else a new question.
+
+    The engine is fetched before the transaction: on SQLite, reading the additions
+    inside it would wait on the write lock this very transaction holds.
+    """
+    followed = follow_up(engine, session, key, text, services.clock)
+    if followed is not None:
+        return followed
+    reply = answer(engine, text)
+    if reply.question is not None:
+        start_thread(session, key, reply.question, services.clock)
+    return reply
+
+
+def _handle(
+    services: Services,
+    client: WebClient,
+    body: dict[str, Any],
+    event: dict[str, Any],
+    key: ThreadKey,
+    act: Any,
+) -> None:
+    now = services.clock()
+    try:
+        with services.sessions.begin() as session:
+            first = processed.mark_processed(
+                session, processed.event_key(body.get("event_id", "")), now + REMEMBER_EVENTS
+            )
+            first = first and processed.mark_processed(
+                session,
+                processed.message_key(key.channel_id, event.get("ts", "")),
+                now + REMEMBER_EVENTS,
+            )
+            if not first:
+                return
+            try:
+                reply = act(session)
+            except (InputError, StorageError) as exc:
+                reply = error_reply(exc)
+            if reply is None:
+                return
+            post_in_thread(
+                client,
+                render(services.renderer, reply),
+                channel=key.channel_id,
+                thread_ts=key.thread_ts,
+            )
+    except Exception as exc:  # noqa: BLE001 - the thread still hears something
+        apologize(
+            services.renderer,
+            exc,
+            what=f"event {body.get('event_id')} in {key.channel_id}",
+            send=lambda m: post_in_thread(
+                client, m, channel=key.channel_id, thread_ts=key.thread_ts
+            ),
+        )
+
+
+def _not_for_us(event: dict[str, Any], context: BoltContext) -> bool:
+    if event.get("subtype") in IGNORED_SUBTYPES or event.get("bot_id"):
+        return True
+    if event.get("user") in (context.bot_user_id, None) or "thread_ts" not in event:
+        return True
+    return f"<@{context.bot_user_id}" in event.get("text", "")
+
+
+def _thread(body: dict[str, Any], event: dict[str, Any]) -> ThreadKey:
+    return ThreadKey(
+        workspace_id=body.get("team_id") or event.get("team", ""),
+        channel_id=event.get("channel", ""),
+        thread_ts=event.get("thread_ts") or event.get("ts", ""),
+    )

@@ -1,0 +1,63 @@
+"""``/lease``: ack at once, then answer through the command's response_url.
+
+Answers start private (ephemeral) with a "Share in channel" button, so a sales
+engineer can try numbers before showing them; a new digest subscription is
+announced in the channel it concerns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt import Ack, App, Respond
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from bot import commands
+from bot.conversation import Reply
+from bot.services import Caller, Services
+from bot.slack.delivery import apologize, render, respond_with
+
+IN_CHANNEL = frozenset({"digest_subscribed", "digest_unsubscribed"})
+
+
+def register(app: App, services: Services) -> None:
+    @app.command(commands.COMMAND)
+    def on_lease(ack: Ack, command: dict[str, Any], respond: Respond, client: WebClient) -> None:
+        ack()
+        text = command.get("text", "")
+        user = command.get("user_id", "")
+        caller = Caller(
+            workspace_id=command.get("team_id", ""),
+            channel_id=command.get("channel_id"),
+            user_id=user,
+            timezone=user_timezone(client, user) if _subscribing(text) else None,
+        )
+        try:
+            reply = commands.run(services, caller, text)
+            deliver(services, respond, reply)
+        except Exception as exc:  # noqa: BLE001 - after ack() the user still gets an answer
+            apologize(
+                services.renderer,
+                exc,
+                what=f"/lease {text[:200]!r} from {caller.user_id}",
+                send=lambda m: respond_with(respond, m, ephemeral=True),
+            )
+
+
+def user_timezone(client: WebClient, user: str) -> str | None:
+    """The user's Slack time zone: a digest defaults to the subscriber's Monday morning."""
+    try:
+        zone = client.users_info(user=user)["user"].get("tz")
+    except (SlackApiError, KeyError, TypeError):
+        return None
+    return zone if isinstance(zone, str) else None
+
+
+def _subscribing(text: str) -> bool:
+    return " ".join(text.lower().split()[:2]) == "digest subscribe"
+
+
+def deliver(services: Services, respond: Respond, reply: Reply) -> None:
+    ephemeral = reply.template not in IN_CHANNEL
+    respond_with(respond, render(services.renderer, reply), ephemeral=ephemeral)

@@ -1,0 +1,140 @@
+"""The "new quote" modal: opened from a button, validated inline, saved on submit.
+
+Slack shows ``response_action: errors`` next to the inputs named, so a wrong
+value is fixed in place instead of losing the form. The question a "Save as
+quote" button carried rides in the view's private_metadata; the form's
+deployment fields then start from it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pydantic import ValidationError
+from slack_bolt import Ack, App
+from slack_sdk import WebClient
+
+from bot.conversation import decode_question, encode_question
+from bot.quote_commands import save
+from bot.services import Caller, Services
+from core.errors import InputError
+from core.scenario import Scenario
+from storage.errors import Conflict, StorageError
+from storage.questions import Question
+
+CALLBACK_ID = "quote_modal"
+FIELDS = ("model", "gpu", "gpus", "concurrency", "price_per_gpu_hour", "term_months")
+
+
+def open_quote_modal(
+    services: Services, client: WebClient, trigger_id: str, *, question: Question | None
+) -> None:
+    catalog = services.engines.current().catalog
+    initial: dict[str, str] = {}
+    if isinstance(question, Scenario):
+        for name in FIELDS:
+            value = getattr(question, name)
+            if value is not None:
+                initial[name] = str(value)
+        if question.utilization != 1.0:
+            initial["utilization"] = f"{question.utilization * 100:g}"
+    view = services.renderer.view(
+        "quote_modal",
+        initial=initial,
+        private_metadata=encode_question(question) if question is not None else "",
+        models=list(catalog.models),
+        gpus=list(catalog.gpus),
+        fixed=question is not None and not isinstance(question, Scenario),
+    )
+    client.views_open(trigger_id=trigger_id, view=view)
+
+
+def register(app: App, services: Services) -> None:
+    @app.view(CALLBACK_ID)
+    def on_submit(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
+        values = _values(view)
+        errors, question = read_form(services, values, view.get("private_metadata", ""))
+        if errors or question is None:
+            ack(response_action="errors", errors=errors)
+            return
+        user = body["user"]["id"]
+        caller = Caller(workspace_id=_team(body), channel_id=None, user_id=user)
+        try:
+            reply = save(
+                services,
+                caller,
+                name=values.get("name", ""),
+                customer=values.get("customer", ""),
+                question=question,
+            )
+        except Conflict as exc:
+            ack(response_action="errors", errors={"name": exc.message})
+            return
+        except (InputError, StorageError) as exc:
+            ack(response_action="errors", errors={exc.field or "name": exc.message})
+            return
+        ack()
+        message = services.renderer.message(reply.template, **reply.context)
+        client.chat_postMessage(channel=user, text=message.text, blocks=message.blocks)
+
+
+def read_form(
+    services: Services, values: dict[str, str], metadata: str
+) -> tuple[dict[str, str], Question | None]:
+    """Errors by block id (what Slack shows under each input), or the question to save."""
+    errors: dict[str, str] = {}
+    for name, example in (("name", "acme-q3"), ("customer", "Acme")):
+        if not values.get(name, "").strip():
+            errors[name] = f"give the quote a {name}, e.g. {example}"
+    carried = decode_question(metadata) if metadata else None
+    if carried is not None and not isinstance(carried, Scenario):
+        return errors, None if errors else carried
+    fields: dict[str, Any] = {}
+    catalog = services.engines.current().catalog
+    for name, table in (("model", catalog.models), ("gpu", catalog.gpus)):
+        try:
+            fields[name] = table.get(values.get(name, ""), field_name=name).id
+        except InputError as exc:
+            errors[name] = exc.message
+    for name, kind, low, high in (
+        ("gpus", int, 1, 4096),
+        ("concurrency", int, 1, 100_000),
+        ("price_per_gpu_hour", float, 0.01, 1000),
+        ("term_months", int, 1, 120),
+        ("utilization", float, 1, 100),
+    ):
+        raw = values.get(name, "").strip()
+        if not raw:
+            continue
+        try:
+            number = kind(raw)
+        except ValueError:
+            errors[name] = f"{raw!r} is not a {'whole ' if kind is int else ''}number"
+            continue
+        if not (math.isfinite(number) and low <= number <= high):
+            errors[name] = f"use {low:g} to {high:g}"
+            continue
+        fields[name] = number / 100 if name == "utilization" else number
+    if errors:
+        return errors, None
+    try:
+        return {}, Scenario(**fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        return {str(first["loc"][0]): first["msg"]}, None
+
+
+def _values(view: dict[str, Any]) -> dict[str, str]:
+    """The submitted inputs by block id, as text (selects give their option's value)."""
+    out: dict[str, str] = {}
+    for block_id, actions in view.get("state", {}).get("values", {}).items():
+        for action in actions.values():
+            selected = action.get("selected_option")
+            value = selected.get("value") if selected else action.get("value")
+            out[block_id] = "" if value is None else str(value)
+    return out
+
+
+def _team(body: dict[str, Any]) -> str:
+    return str((body.get("team") or {}).get("id") or body["user"].get("team_id", ""))

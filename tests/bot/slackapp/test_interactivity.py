@@ -1,0 +1,194 @@
+"""Buttons, the quote modal and App Home, clicked the way Slack sends clicks."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.fakes.signing import SignedPoster
+from tests.fakes.slack_api import BOT_USER_ID, FakeSlack
+
+CHANNEL = "C0DEALS"
+
+
+def ask_in_thread(poster: SignedPoster, slack: FakeSlack, text: str) -> dict[str, Any]:
+    """Mention the bot; the answer it posted (with its buttons)."""
+    poster.event(
+        {
+            "type": "app_mention",
+            "user": "U0SALES",
+            "text": f"<@{BOT_USER_ID}> {text}",
+            "ts": "100.1",
+            "channel": CHANNEL,
+            "event_ts": "100.1",
+        },
+        event_id="EvAsk",
+    )
+    return slack.wait_for("chat.postMessage")[0].body
+
+
+def button(answer: dict[str, Any], action_id: str) -> dict[str, Any]:
+    for block in answer["blocks"]:
+        for element in block.get("elements", []):
+            if element.get("action_id") == action_id:
+                return dict(element)
+    raise AssertionError(f"no {action_id} button in {json.dumps(answer['blocks'])[:500]}")
+
+
+def click(
+    poster: SignedPoster, slack: FakeSlack, answer: dict[str, Any], action_id: str
+) -> Any:
+    pressed = button(answer, action_id)
+    payload = {
+        "type": "block_actions",
+        "user": {"id": "U0SALES", "team_id": "T0001"},
+        "api_app_id": "A0LEASE",
+        "token": "verification-token",
+        "container": {
+            "type": "message",
+            "message_ts": "100.2",
+            "channel_id": CHANNEL,
+            "is_ephemeral": False,
+            "thread_ts": "100.1",
+        },
+        "trigger_id": "1.2.3",
+        "team": {"id": "T0001", "domain": "acme"},
+        "channel": {"id": CHANNEL, "name": "deals"},
+        "message": {"ts": "100.2", "thread_ts": "100.1", "text": answer["text"]},
+        "response_url": slack.response_url("click"),
+        "actions": [
+            {
+                "action_id": action_id,
+                "block_id": "actions",
+                "value": pressed.get("value", ""),
+                "type": "button",
+                "action_ts": "1700000000.1",
+            }
+        ],
+    }
+    response = poster.interaction(payload)
+    assert response.status_code == 200
+    return response
+
+
+def submit(poster: SignedPoster, view: dict[str, Any], values: dict[str, str]) -> Any:
+    state: dict[str, Any] = {}
+    for block_id, value in values.items():
+        state[block_id] = {block_id: {"type": "plain_text_input", "value": value}}
+    for block_id in ("model", "gpu", "term_months"):
+        if block_id in values:
+            option = {"text": {"type": "plain_text", "text": values[block_id]}}
+            state[block_id] = {
+                block_id: {
+                    "type": "static_select",
+                    "selected_option": {**option, "value": values[block_id]},
+                }
+            }
+    payload = {
+        "type": "view_submission",
+        "team": {"id": "T0001", "domain": "acme"},
+        "user": {"id": "U0SALES", "team_id": "T0001"},
+        "api_app_id": "A0LEASE",
+        "token": "verification-token",
+        "trigger_id": "1.2.3",
+        "view": {
+            **view,
+            "id": "V0QUOTE",
+            "team_id": "T0001",
+            "state": {"values": state},
+        },
+    }
+    return poster.interaction(payload)
+
+
+DEPLOYMENT = "Kimi K3 on 16x B300, batch 64, $5/GPU-hour, API at $15/M output"
+TRAFFIC = "Kimi K3, 2B output tokens a day, peaks 3x, grows 10% a month, on B300"
+
+
+def test_show_chart_uploads_a_png_into_the_thread(poster: SignedPoster, slack: FakeSlack) -> None:
+    answer = ask_in_thread(poster, slack, DEPLOYMENT)
+    click(poster, slack, answer, "show_chart")
+    complete = slack.wait_for("files.completeUploadExternal", timeout=15)[0].body
+    assert complete["channel_id"] == CHANNEL and complete["thread_ts"] == "100.1"
+    (png,) = slack.uploads.values()
+    assert png.startswith(b"\x89PNG")
+
+
+def test_growth_chart_for_a_sizing(poster: SignedPoster, slack: FakeSlack) -> None:
+    answer = ask_in_thread(poster, slack, TRAFFIC)
+    click(poster, slack, answer, "show_chart")
+    slack.wait_for("files.completeUploadExternal", timeout=15)
+    assert next(iter(slack.uploads.values())).startswith(b"\x89PNG")
+
+
+def test_compare_gpus_answers_in_the_thread(poster: SignedPoster, slack: FakeSlack) -> None:
+    answer = ask_in_thread(poster, slack, DEPLOYMENT)
+    click(poster, slack, answer, "compare_gpus")
+    compared = slack.wait_for("chat.postMessage", count=2)[1].body
+    assert compared["thread_ts"] == "100.1"
+    assert "h200" in (compared["text"] + json.dumps(compared["blocks"])).lower()
+
+
+def test_share_posts_the_answer_to_the_channel(poster: SignedPoster, slack: FakeSlack) -> None:
+    answer = ask_in_thread(poster, slack, DEPLOYMENT)
+    click(poster, slack, answer, "share_answer")
+    shared = slack.wait_for("chat.postMessage", count=2)[1].body
+    assert shared["channel"] == CHANNEL and "thread_ts" not in shared
+    assert "U0SALES" in shared["text"] + json.dumps(shared["blocks"])
+
+
+def test_save_as_quote_opens_the_modal_and_a_valid_submission_saves(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    answer = ask_in_thread(poster, slack, DEPLOYMENT)
+    click(poster, slack, answer, "save_quote")
+    view = slack.wait_for("views.open")[0].body["view"]
+    assert view["callback_id"] == "quote_modal"
+    response = submit(
+        poster,
+        view,
+        {
+            "name": "acme-q3",
+            "customer": "Acme",
+            "model": "kimi-k3",
+            "gpu": "b300",
+            "gpus": "16",
+            "concurrency": "64",
+            "price_per_gpu_hour": "5",
+        },
+    )
+    assert response.status_code == 200 and response.text == ""
+    saved = slack.wait_for("chat.postMessage", count=2)[1].body
+    assert saved["channel"] == "U0SALES" and "acme-q3" in saved["text"]
+
+
+def test_an_invalid_submission_gets_errors_next_to_the_inputs(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    answer = ask_in_thread(poster, slack, DEPLOYMENT)
+    click(poster, slack, answer, "save_quote")
+    view = slack.wait_for("views.open")[0].body["view"]
+    response = submit(
+        poster,
+        view,
+        {"name": "", "customer": "Acme", "model": "kimi-k3", "gpu": "b300", "gpus": "-3"},
+    )
+    body = response.json()
+    assert body["response_action"] == "errors"
+    assert set(body["errors"]) == {"name", "gpus"}
+
+
+def test_app_home_publishes_recent_quotes(poster: SignedPoster, slack: FakeSlack) -> None:
+    poster.command(
+        "quote save acme-q3 customer=Acme Kimi K3 on 16x B300, batch 64",
+        response_url=slack.response_url("save"),
+    )
+    slack.wait_for("response_url:save")
+    poster.event(
+        {"type": "app_home_opened", "user": "U0SALES", "channel": "D0", "tab": "home",
+         "event_ts": "1.1"},
+        event_id="EvHome",
+    )
+    view = slack.wait_for("views.publish")[0].body
+    assert view["user_id"] == "U0SALES"
+    assert "acme-q3" in json.dumps(view["view"])

@@ -1,0 +1,799 @@
+"""Every reply template, rendered with real answers and with hostile or enormous ones.
+
+Each message and each thread reply must pass Slack's limits (``blockkit.violations``,
+and slack_sdk's own block models as a second opinion), user text must reach Slack
+escaped, and the figures must be the engine's, formatted as the filters format them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Callable, Iterator
+from importlib.resources import files
+from typing import Any
+
+import pytest
+from slack_sdk.models.blocks import Block
+from slack_sdk.models.views import View
+
+from bot import blockkit, formats
+from bot.cli.render import contrast_sentence
+from bot.rendering import Message, Renderer
+from core.catalog import Catalog
+from core.compare import price_contrasts
+from core.errors import InputError
+from core.estimate import estimate
+from core.perf.engine import PerfEngine
+from core.scenario import Estimate, Scenario
+from core.sizing import Sizing, size
+from core.traffic import Traffic
+from storage.admin import PriceLine
+from storage.audit import AuditRecord
+from storage.models import DigestSubscription
+from storage.quotes import StoredQuote
+
+HOSTILE = "<!channel> Acme & Sons <b>*bold*</b> _x_ ~y~ `z` > 1 🚀👩‍💻 <@U999|boss>"
+HOSTILE_ESCAPED = formats.esc(HOSTILE)
+UNSAFE = re.compile(r"<(?!@U\w+>|#C\w+>|https?://)")
+"""A ``<`` that is not a mention, a channel or a link the templates made on purpose."""
+LONG = ("Acme Hyperscale Holdings & Partners " * 300)[:10_000]
+NOW = dt.datetime(2026, 10, 19, 9, 30, tzinfo=dt.UTC)
+ACTIONS = {
+    "save_quote": json.dumps({"kind": "scenario", "fields": {"model": "kimi-k3"}}),
+    "show_chart": "chart-1",
+    "compare_gpus": "compare-1",
+    "share_answer": "share-1",
+}
+VIEWS = {"home", "quote_modal"}
+
+
+# --- answers the engine gives ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def renderer() -> Renderer:
+    return Renderer()
+
+
+@pytest.fixture(scope="module")
+def cost(engine: PerfEngine) -> Estimate:
+    """The write-up's 16 B300s at $5 and batch 64, against the $15/M hosted API."""
+    scenario = Scenario(
+        model="kimi-k3",
+        gpu="b300",
+        gpus=16,
+        concurrency=64,
+        price_per_gpu_hour=5,
+        api_price_per_million_output=15,
+    )
+    return estimate(scenario, engine)
+
+
+@pytest.fixture(scope="module")
+def estimated(engine: PerfEngine) -> Estimate:
+    """An unmeasured deployment: basis estimated, with a band, TTFT and a contract."""
+    scenario = Scenario(
+        model="kimi-k3",
+        gpu="b300",
+        gpus=16,
+        concurrency=48,
+        input_tokens=800,
+        output_tokens=500,
+        price_per_gpu_hour=5,
+        term_months=36,
+        utilization=0.6,
+        api_price_per_million_output=15,
+    )
+    return estimate(scenario, engine)
+
+
+@pytest.fixture(scope="module")
+def sizing(engine: PerfEngine) -> Sizing:
+    traffic = Traffic(
+        model="kimi-k3",
+        output_tokens_per_day=2e9,
+        peak_to_average=3,
+        monthly_growth=0.1,
+        gpus=("b300",),
+    )
+    return size(traffic, engine)
+
+
+@pytest.fixture(scope="module")
+def infeasible(engine: PerfEngine) -> Sizing:
+    """No GPU gives one user 2,000 tokens/s: every size is rejected, the list is long."""
+    traffic = Traffic(model="kimi-k3", output_tokens_per_day=2e9, min_per_user_tokens_per_s=2000)
+    return size(traffic, engine)
+
+
+@pytest.fixture(scope="module")
+def every_gpu(engine: PerfEngine) -> Sizing:
+    return size(Traffic(model="kimi-k3", output_tokens_per_day=2e9, peak_to_average=2), engine)
+
+
+@pytest.fixture(scope="module")
+def pair(engine: PerfEngine) -> list[Estimate]:
+    """DESIGN.md's cheap hours, dear tokens: 8x B300 at $7.87 against 8x A100 at $2.51."""
+    return [
+        estimate(
+            Scenario(model="kimi-k3", gpu="b300", gpus=8, stack="vllm", price_per_gpu_hour=7.87),
+            engine,
+        ),
+        estimate(
+            Scenario(
+                model="kimi-k3",
+                gpu="a100-80gb",
+                gpus=8,
+                precision="gguf-ud-iq1_s",
+                price_per_gpu_hour=2.51,
+            ),
+            engine,
+        ),
+    ]
+
+
+@pytest.fixture(scope="module")
+def on_every_gpu(engine: PerfEngine, catalog: Catalog) -> list[Estimate]:
+    out = []
+    for gpu in catalog.gpus:
+        try:
+            out.append(estimate(Scenario(model="kimi-k3", gpu=gpu.id, concurrency=16), engine))
+        except InputError:
+            continue
+    return out
+
+
+def quote(
+    economics: Estimate | Sizing, i: int = 1, *, name: str = "acme-q3", customer: str = "Acme"
+) -> StoredQuote:
+    question: Scenario | Traffic = (
+        Scenario(model="kimi-k3", gpu="b300", gpus=16, concurrency=64)
+        if isinstance(economics, Estimate)
+        else Traffic(model="kimi-k3", output_tokens_per_day=2e9)
+    )
+    return StoredQuote(
+        id=i,
+        workspace_id="T1",
+        channel_id="C1",
+        owner_user_id="U1",
+        name=name,
+        customer=customer,
+        question=question,
+        economics=economics,
+        as_of=dt.date(2026, 10, 18),
+        created_at=NOW,
+        updated_at=NOW + dt.timedelta(hours=i),
+    )
+
+
+def subscription(i: int, *, paused: bool = False, reason: str | None = None) -> DigestSubscription:
+    return DigestSubscription(
+        id=i,
+        workspace_id="T1",
+        channel_id=f"C{i:05d}",
+        day_of_week=i % 7,
+        hour=9,
+        timezone="Europe/Berlin",
+        threshold_pct=5.0,
+        threshold_usd=1000.0,
+        weekly_no_change=False,
+        paused=paused,
+        pause_reason=reason,
+        created_by="U1",
+        created_at=NOW,
+    )
+
+
+# --- what every message must satisfy -----------------------------------------------
+
+
+def messages(message: Message) -> Iterator[Message]:
+    yield message
+    yield from message.overflow
+
+
+def texts(blocks: list[dict[str, Any]]) -> Iterator[str]:
+    """Every text a person reads in the blocks, in order."""
+    for block in blocks:
+        for key in ("text", "label"):
+            if isinstance(block.get(key), dict):
+                yield block[key]["text"]
+        for item in block.get("fields") or []:
+            yield item["text"]
+        for element in block.get("elements") or []:
+            if "text" in element:
+                yield (
+                    element["text"] if isinstance(element["text"], str) else element["text"]["text"]
+                )
+
+
+def everything(message: Message) -> str:
+    """All the text of a message and its thread, as Slack receives it."""
+    return "\n".join(part for m in messages(message) for part in (m.text, *texts(m.blocks)))
+
+
+def assert_sendable(message: Message) -> None:
+    for i, m in enumerate(messages(message)):
+        assert blockkit.violations(m.blocks) == [], f"message {i}"
+        for block in m.blocks:
+            Block.parse(block).validate_json()  # type: ignore[union-attr]
+        assert m.text.strip(), f"message {i} has no fallback text"
+        assert len(m.text) <= blockkit.MAX_FALLBACK_TEXT
+        assert m.blocks, f"message {i} has no blocks"
+        if i:
+            assert m.overflow == []
+    sent = json.dumps([[m.text, m.blocks] for m in messages(message)], ensure_ascii=False)
+    assert not UNSAFE.search(sent), UNSAFE.search(sent)
+    assert "<!channel>" not in sent
+    assert "<@U999" not in sent
+    assert "<b>" not in sent
+
+
+# --- the contexts ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def realistic(
+    catalog: Catalog,
+    cost: Estimate,
+    estimated: Estimate,
+    sizing: Sizing,
+    infeasible: Sizing,
+    pair: list[Estimate],
+) -> dict[str, dict[str, Any]]:
+    """Each template's context as a handler would build it for an everyday question."""
+    contrast = price_contrasts(pair)
+    prices = [(p.gpu, p.term_months, p.usd_per_gpu_hour, p.source.title) for p in catalog.prices]
+    answer = {
+        "understood": ["model Kimi K3", "16x B300", "batch 64"],
+        "assumed": [],
+        "ambiguities": [],
+        "changed": [],
+    }
+    return {
+        "help": {"command": "/lease", "topic": None},
+        "estimate": {
+            **answer,
+            "estimate": cost,
+            "model_name": "Kimi K3",
+            "gpu_name": "NVIDIA B300",
+            "actions": ACTIONS,
+        },
+        "sizing": {
+            **answer,
+            "sizing": sizing,
+            "model_name": "Kimi K3",
+            "top": 3,
+            "actions": ACTIONS,
+        },
+        "needs_more": {
+            "missing": ["say the GPU, e.g. '8x B300'"],
+            "understood": ["model Kimi K3"],
+            "ambiguities": [],
+            "example": "Kimi K3 on 16x B300, batch 64",
+        },
+        "error": {
+            "message": "max_ttft_s needs input_tokens",
+            "field": "max_ttft_s",
+            "hint": "add input_tokens, e.g. input_tokens=800",
+        },
+        "apology": {"reference": "ab12cd34"},
+        "quote_saved": {"quote": quote(cost)},
+        "quote_list": {"quotes": [quote(cost, 1), quote(sizing, 2, name="globex")], "total": 2},
+        "quote_show": {"quote": quote(estimated), "summary": "Kimi K3 on 16x B300, batch 48"},
+        "quote_deleted": {"quote": quote(infeasible)},
+        "models": {"models": list(catalog.models)},
+        "gpus": {"gpus": list(catalog.gpus), "prices": prices},
+        "stacks": {
+            "stacks": list(catalog.stacks),
+            "newest_measurements": sorted(catalog.measurements, key=lambda m: m.date)[-5:],
+        },
+        "compare": {"estimates": pair, "sentence": contrast_sentence(contrast[0])},
+        "admin_refused": {"user_id": "U123"},
+        "admin_done": {"what": "set the B300 36-month price to $5.00/GPU-hour", "audit_id": 7},
+        "audit_list": {
+            "records": [
+                AuditRecord(
+                    actor="U1",
+                    action="price.set",
+                    target="price b300 36",
+                    detail={"usd": 5.0},
+                    at=NOW,
+                )
+            ]
+        },
+        "prices": {
+            "lines": [
+                PriceLine(
+                    gpu="b300",
+                    term_months=36,
+                    usd_per_gpu_hour=5.0,
+                    source="MSA with Acme",
+                    added_by="U1",
+                    created_at=NOW,
+                )
+            ]
+        },
+        "followup_none": {"understood": []},
+        "home": {
+            "quotes": [quote(cost), quote(sizing, 2)],
+            "subscriptions": [subscription(1)],
+            "stacks": list(catalog.stacks),
+            "measurements": list(catalog.measurements),
+            "user_id": "U1",
+        },
+        "quote_modal": {
+            "initial": {"model": "kimi-k3", "gpu": "b300", "gpus": "16"},
+            "private_metadata": '{"channel": "C1"}',
+            "models": list(catalog.models),
+            "gpus": list(catalog.gpus),
+        },
+    }
+
+
+@pytest.fixture(scope="module")
+def extreme(
+    catalog: Catalog,
+    estimated: Estimate,
+    every_gpu: Sizing,
+    infeasible: Sizing,
+    on_every_gpu: list[Estimate],
+) -> dict[str, dict[str, Any]]:
+    """The same templates fed the worst a workspace can produce."""
+    many = [HOSTILE, LONG, *(f"{HOSTILE} #{i}" for i in range(200))]
+    answer = {"understood": many, "assumed": many, "ambiguities": many, "changed": many}
+    quotes = [
+        quote(
+            every_gpu if i % 3 else estimated,
+            i,
+            name=f"{HOSTILE} {i}"[:120],
+            customer=LONG if i % 2 else HOSTILE,
+        )
+        for i in range(500)
+    ]
+    measurements = [
+        m.model_copy(update={"id": f"{m.id}-{i}"}) for i in range(10) for m in catalog.measurements
+    ]
+    models = [
+        m.model_copy(update={"id": f"{m.id}-{i}", "name": f"{HOSTILE} {LONG[:200]} {m.name}"})
+        for i in range(10)
+        for m in catalog.models
+    ]
+    gpus = [g.model_copy(update={"name": f"{HOSTILE} {g.name}"}) for g in catalog.gpus]
+    prices = [(g.id, t, 5.0 + t / 10, HOSTILE) for g in catalog.gpus for t in (0, 12, 24, 36)]
+    subscriptions = [subscription(i, paused=bool(i % 2), reason=LONG) for i in range(100)]
+    return {
+        "help": {"command": "/lease", "topic": HOSTILE},
+        "estimate": {
+            **answer,
+            "estimate": estimated,
+            "model_name": LONG,
+            "gpu_name": HOSTILE,
+            "actions": ACTIONS,
+        },
+        "sizing": {
+            **answer,
+            "sizing": infeasible,
+            "model_name": HOSTILE,
+            "top": 100,
+            "actions": ACTIONS,
+        },
+        "needs_more": {"missing": many, "understood": many, "ambiguities": many, "example": LONG},
+        "error": {"message": LONG + HOSTILE, "field": HOSTILE, "hint": LONG},
+        "apology": {"reference": HOSTILE},
+        "quote_saved": {"quote": quotes[1]},
+        "quote_list": {"quotes": quotes, "total": 12_345},
+        "quote_show": {"quote": quotes[1], "summary": LONG},
+        "quote_deleted": {"quote": quotes[3]},
+        "models": {"models": models},
+        "gpus": {"gpus": gpus * 10, "prices": prices * 10},
+        "stacks": {"stacks": list(catalog.stacks) * 20, "newest_measurements": measurements},
+        "compare": {"estimates": on_every_gpu, "sentence": LONG + HOSTILE},
+        "admin_refused": {"user_id": "U" + "7" * 20},
+        "admin_done": {"what": LONG + HOSTILE, "audit_id": None},
+        "audit_list": {
+            "records": [
+                AuditRecord(
+                    actor="U1",
+                    action="price.set",
+                    target=HOSTILE,
+                    detail={"source": LONG, "previous": {"x": HOSTILE}},
+                    at=NOW,
+                )
+                for _ in range(500)
+            ]
+        },
+        "prices": {
+            "lines": [
+                PriceLine(
+                    gpu=HOSTILE,
+                    term_months=36,
+                    usd_per_gpu_hour=5.0,
+                    source=LONG,
+                    added_by="U1",
+                    created_at=NOW,
+                )
+            ]
+            * 300
+        },
+        "followup_none": {"understood": many},
+        "home": {
+            "quotes": quotes,
+            "subscriptions": subscriptions,
+            "stacks": list(catalog.stacks) * 20,
+            "measurements": measurements,
+            "user_id": "U1",
+        },
+        "quote_modal": {
+            "initial": {
+                "name": LONG,
+                "customer": HOSTILE,
+                "model": "nope",
+                "gpu": "b300",
+                "term_months": "36",
+                "gpus": "16",
+                "price_per_gpu_hour": "4.5",
+                "utilization": "60",
+            },
+            "private_metadata": "x" * 3000,
+            "models": models,
+            "gpus": gpus * 20,
+        },
+    }
+
+
+# --- every template, both ways -----------------------------------------------------
+
+
+def template_names() -> set[str]:
+    root = files("bot") / "templates"
+    return {
+        entry.name.removesuffix(".blocks.j2")
+        for entry in root.iterdir()
+        if entry.name.endswith(".blocks.j2")
+    }
+
+
+def test_every_template_is_tested_and_has_its_text(realistic: dict[str, Any]) -> None:
+    assert set(realistic) <= template_names()
+    root = files("bot") / "templates"
+    for name in set(realistic) - VIEWS:
+        assert (root / f"{name}.text.j2").is_file(), name
+
+
+@pytest.mark.parametrize(
+    ("value", "spelled"),
+    [
+        (formats.usd(21.61), "$21.61"),
+        (formats.usd(12_345), "$12,345"),
+        (formats.usd(1_234_567, short=True), "$1.2M"),
+        (formats.usd(80), "$80.00"),
+        (formats.usd_m(6.16), "$6.16/M"),
+        (formats.pct(0.3805), "38%"),
+        (formats.pct(0.004), "0.4%"),
+        (formats.tokens(2e9), "2B"),
+        (formats.tokens(150e6), "150M"),
+        (formats.tokens(40_000), "40k"),
+        (formats.tokens(131_072), "131k"),
+        (formats.tok_s(842.3), "842 tok/s"),
+        (formats.tok_s(56.37), "56.4 tok/s"),
+        (formats.months(7.43), "7.4 months"),
+        (formats.months(None), "∞"),
+        (formats.band(0.13), "±13%"),
+        (formats.band(0.0), "exact"),
+        (formats.date(NOW), "2026-10-19 09:30 UTC"),
+        (formats.esc("<!channel> & >"), "&lt;!channel&gt; &amp; &gt;"),
+        (formats.clip("Acme &amp; Sons", 10), "Acme …"),
+        (formats.link("a|b", "https://x.test/?a=1|2"), "<https://x.test/?a=1%7C2|a¦b>"),
+        (formats.to_json(dt.date(2026, 1, 2)), '"2026-01-02"'),
+    ],
+)
+def test_filters(value: str, spelled: str) -> None:
+    """Figures as DESIGN.md writes them: $21.61, -38%, 842 tokens/s, 2B tokens a day."""
+    assert value == spelled
+
+
+MESSAGE_NAMES = sorted(
+    [
+        "help",
+        "estimate",
+        "sizing",
+        "needs_more",
+        "error",
+        "apology",
+        "quote_saved",
+        "quote_list",
+        "quote_show",
+        "quote_deleted",
+        "models",
+        "gpus",
+        "stacks",
+        "compare",
+        "admin_refused",
+        "admin_done",
+        "audit_list",
+        "prices",
+        "followup_none",
+    ]
+)
+
+
+@pytest.mark.parametrize("name", MESSAGE_NAMES)
+@pytest.mark.parametrize("data", ["realistic", "extreme"])
+def test_message_fits_slack(
+    renderer: Renderer, request: pytest.FixtureRequest, name: str, data: str
+) -> None:
+    context = request.getfixturevalue(data)[name]
+    assert_sendable(renderer.message(name, **context))
+
+
+@pytest.mark.parametrize("name", sorted(VIEWS))
+@pytest.mark.parametrize("data", ["realistic", "extreme"])
+def test_view_fits_slack(
+    renderer: Renderer, request: pytest.FixtureRequest, name: str, data: str
+) -> None:
+    view = renderer.view(name, **request.getfixturevalue(data)[name])
+    assert blockkit.view_violations(view) == []
+    View(**view).validate_json()
+    # An input's initial value is what the text box holds, sent back as typed: not mrkdwn.
+    shown = [b for b in view["blocks"] if "initial_value" not in b.get("element", {})]
+    sent = json.dumps(shown, ensure_ascii=False)
+    assert not UNSAFE.search(sent), UNSAFE.search(sent)
+    assert "<!channel>" not in sent
+    assert "<@U999" not in sent
+
+
+def test_hostile_text_is_shown_escaped(renderer: Renderer, extreme: dict[str, Any]) -> None:
+    """Escaped, not dropped: the reader still sees what was typed."""
+    for name in ("estimate", "quote_saved", "needs_more", "error", "followup_none"):
+        assert HOSTILE_ESCAPED in everything(renderer.message(name, **extreme[name])), name
+
+
+# --- the figures are the engine's --------------------------------------------------
+
+
+def test_estimate_shows_the_engines_figures_and_provenance(
+    renderer: Renderer, realistic: dict[str, Any], cost: Estimate
+) -> None:
+    message = renderer.message("estimate", **realistic["estimate"])
+    blocks = "\n".join(texts(message.blocks))
+    for shown in (blocks, message.text):
+        assert formats.usd_m(cost.usd_per_million_output_tokens) in shown
+        assert formats.tok_s(cost.output_tokens_per_s) in shown
+        assert formats.usd(cost.usd_per_month) in shown
+        assert cost.basis in shown
+        assert formats.band(cost.error_band) in shown
+        assert formats.pct(cost.breakeven_utilization or 0) in shown
+    assert "vLLM blog" in blocks
+    assert all(caveat in blocks for caveat in cost.caveats)
+
+
+def test_estimated_answer_carries_its_band_ttft_and_contract(
+    renderer: Renderer, estimated: Estimate
+) -> None:
+    assert estimated.basis != "measured" and estimated.error_band > 0
+    assert estimated.ttft_s is not None and estimated.contract_usd is not None
+    message = renderer.message(
+        "estimate",
+        estimate=estimated,
+        understood=[],
+        assumed=[],
+        ambiguities=[],
+        changed=["undid the last change"],
+        model_name="Kimi K3",
+        gpu_name="NVIDIA B300",
+        actions=None,
+    )
+    shown = everything(message)
+    assert formats.band(estimated.error_band) in shown
+    assert formats.seconds(estimated.ttft_s) in shown
+    assert formats.usd(estimated.contract_usd) in shown
+    assert formats.usd_m(estimated.usd_per_million_output_tokens) in shown
+    assert message.blocks[0]["text"]["text"].startswith("*What changed:*")
+    assert message.text.startswith("What changed:")
+    assert not any(b["type"] == "actions" for b in message.blocks)
+
+
+def test_answer_buttons(renderer: Renderer, realistic: dict[str, Any]) -> None:
+    for name in ("estimate", "sizing"):
+        message = renderer.message(name, **realistic[name])
+        (actions,) = [b for b in message.blocks if b["type"] == "actions"]
+        assert {e["action_id"]: e["value"] for e in actions["elements"]} == ACTIONS
+        labels = [e["text"]["text"] for e in actions["elements"]]
+        assert labels == ["Save as quote", "Show chart", "Compare GPUs", "Share in channel"]
+    context = {**realistic["estimate"], "actions": {"save_quote": "v"}}
+    message = renderer.message("estimate", **context)
+    (actions,) = [b for b in message.blocks if b["type"] == "actions"]
+    assert [e["action_id"] for e in actions["elements"]] == ["save_quote"]
+
+
+def test_sizing_headline_rows_and_rejections(
+    renderer: Renderer, realistic: dict[str, Any], sizing: Sizing
+) -> None:
+    message = renderer.message("sizing", **realistic["sizing"])
+    best = sizing.options[0]
+    headline = (
+        f"{best.gpus}x B300 ({best.replicas} replicas of {best.gpus_per_replica}) — "
+        f"{formats.usd(best.usd_per_month)}/month, "
+        f"{formats.usd_m(best.usd_per_million_output_tokens)} output tokens, "
+        f"{formats.months(best.months_of_headroom)} of headroom at 10%/month"
+    )
+    first = "\n".join(texts(message.blocks))
+    assert headline in first and headline in message.text
+    assert formats.band(best.error_band) in first
+    assert sizing.api is not None and formats.esc(sizing.api.verdict) in first
+    assert "Showing 3 of" in first
+    thread = "\n".join(t for m in message.overflow for t in texts(m.blocks))
+    assert sizing.rejected and all(r.detail in thread for r in sizing.rejected)
+    assert not any(r.detail in first for r in sizing.rejected)
+
+
+def test_infeasible_sizing_says_the_nearest_ask(renderer: Renderer, infeasible: Sizing) -> None:
+    assert infeasible.infeasible is not None
+    message = renderer.message(
+        "sizing",
+        sizing=infeasible,
+        understood=[],
+        assumed=[],
+        ambiguities=[],
+        changed=[],
+        model_name="Kimi K3",
+        top=3,
+        actions=None,
+    )
+    first = "\n".join(texts(message.blocks))
+    assert "No option meets this ask" in first
+    assert infeasible.infeasible.nearest_feasible_ask in first
+    assert infeasible.infeasible.nearest_feasible_ask in message.text
+    thread = "\n".join(t for m in message.overflow for t in texts(m.blocks))
+    assert all(r.detail in thread for r in infeasible.rejected)
+
+
+def test_compare_is_a_table_with_the_lesson(
+    renderer: Renderer, realistic: dict[str, Any], pair: list[Estimate]
+) -> None:
+    message = renderer.message("compare", **realistic["compare"])
+    shown = everything(message)
+    assert "```" in shown
+    for e in pair:
+        assert formats.usd_per_m(e.usd_per_million_output_tokens) in shown
+        assert formats.usd(e.usd_per_hour) in shown
+    assert "a lower hourly price is not a lower price per token" in shown
+
+
+def test_quote_economics_of_either_kind(
+    renderer: Renderer, cost: Estimate, sizing: Sizing, infeasible: Sizing
+) -> None:
+    shown = everything(
+        renderer.message(
+            "quote_list", quotes=[quote(cost), quote(sizing, 2), quote(infeasible, 3)], total=3
+        )
+    )
+    assert formats.usd_m(cost.usd_per_million_output_tokens) in shown
+    assert formats.usd_m(sizing.options[0].usd_per_million_output_tokens) in shown
+    assert "no option meets the ask" in shown
+    assert "Showing 3 of 3" in shown
+
+
+def test_long_lists_overflow_into_the_thread(renderer: Renderer, extreme: dict[str, Any]) -> None:
+    message = renderer.message("stacks", **extreme["stacks"])
+    assert message.overflow
+    assert message.blocks[-1] == blockkit.CONTINUED
+    count = len(extreme["stacks"]["newest_measurements"])
+    shown = everything(message)
+    assert shown.count("• 2026-") + shown.count("• 2025-") + shown.count("• 2024-") >= count
+
+
+def test_quote_show_keeps_a_long_customer_whole(
+    renderer: Renderer, extreme: dict[str, Any]
+) -> None:
+    message = renderer.message("quote_show", **extreme["quote_show"])
+    assert formats.esc(LONG) in "".join(t for m in messages(message) for t in texts(m.blocks))
+
+
+@pytest.mark.parametrize(
+    "topic",
+    [
+        None,
+        "size",
+        "cost",
+        "compare",
+        "ask",
+        "quote save",
+        "models",
+        "gpus",
+        "stacks",
+        "digest",
+        "admin",
+        "help",
+    ],
+)
+def test_help(renderer: Renderer, topic: str | None) -> None:
+    message = renderer.message("help", command="/lease", topic=topic)
+    assert_sendable(message)
+    shown = everything(message)
+    if topic is None:
+        assert "/lease size Kimi K3, 2B output tokens a day, peaks 3x, 30 tok/s per user" in shown
+        assert (
+            "/lease cost model=kimi-k3 gpu=b300 gpus=16 concurrency=64 price_per_gpu_hour=5"
+        ) in shown
+        for command in ("quote save", "digest subscribe", "admin", "models", "gpus", "stacks"):
+            assert f"/lease {command}" in shown
+    else:
+        name = topic.split()[0]
+        assert f"/lease {name}" in shown
+        others = {"size", "cost", "digest", "admin"} - {name}
+        assert not any(f"`/lease {other}" in shown for other in others)
+
+
+def test_small_replies_say_what_they_must(renderer: Renderer, realistic: dict[str, Any]) -> None:
+    said: Callable[[str], str] = lambda name: everything(  # noqa: E731
+        renderer.message(name, **realistic[name])
+    )
+    assert "Reference `ab12cd34`" in said("apology")
+    assert "ab12cd34" in renderer.message("apology", **realistic["apology"]).text
+    assert "max_ttft_s" in said("error") and "input_tokens=800" in said("error")
+    assert "Audit entry #7" in said("admin_done")
+    assert "<@U123>" in said("admin_refused")
+    assert "what about H200?" in said("followup_none") and "undo" in said("followup_none")
+    assert "say the GPU" in said("needs_more") and "Kimi K3 on 16x B300" in said("needs_more")
+    assert "$5.00/GPU-hour" in said("prices")
+
+
+def test_modal_fields(renderer: Renderer, realistic: dict[str, Any]) -> None:
+    view = renderer.view("quote_modal", **realistic["quote_modal"])
+    assert view["callback_id"] == "quote_modal"
+    assert view["submit"]["text"] == "Save quote"
+    inputs = {b["block_id"]: b for b in view["blocks"] if b["type"] == "input"}
+    assert list(inputs) == [
+        "name",
+        "customer",
+        "model",
+        "gpu",
+        "gpus",
+        "concurrency",
+        "price_per_gpu_hour",
+        "term_months",
+        "utilization",
+    ]
+    assert all(b["element"]["action_id"] == block_id for block_id, b in inputs.items())
+    assert inputs["model"]["element"]["initial_option"]["value"] == "kimi-k3"
+    assert inputs["gpus"]["element"]["is_decimal_allowed"] is False
+    assert inputs["price_per_gpu_hour"]["element"]["is_decimal_allowed"] is True
+    assert [o["value"] for o in inputs["term_months"]["element"]["options"]] == ["12", "24", "36"]
+    optional = {k for k, b in inputs.items() if b["optional"]}
+    assert optional == {"price_per_gpu_hour", "term_months", "utilization"}
+
+
+def test_home_trims_to_the_newest(renderer: Renderer, extreme: dict[str, Any]) -> None:
+    view = renderer.view("home", **extreme["home"])
+    assert view["type"] == "home"
+    buttons = [e for b in view["blocks"] if b["type"] == "actions" for e in b["elements"]]
+    assert [b["action_id"] for b in buttons] == ["new_quote"]
+    shown = "\n".join(texts(view["blocks"]))
+    assert "The newest 10 of 500" in shown
+    assert "<#C00001>" in shown
+
+
+def test_a_view_over_the_limits_names_its_template(
+    renderer: Renderer, realistic: dict[str, Any]
+) -> None:
+    context = {**realistic["quote_modal"], "private_metadata": "x" * 3001}
+    with pytest.raises(ValueError, match="'quote_modal'.*private_metadata"):
+        renderer.view("quote_modal", **context)
+
+
+def test_a_message_over_what_fit_can_repair_names_its_template(
+    renderer: Renderer, realistic: dict[str, Any]
+) -> None:
+    context = {**realistic["estimate"], "actions": {"save_quote": "x" * 2001}}
+    with pytest.raises(ValueError, match="'estimate'.*value"):
+        renderer.message("estimate", **context)
+
+
+def test_console_text_decodes_the_entities(renderer: Renderer) -> None:
+    message = renderer.message("error", message=HOSTILE, field=None, hint=None)
+    assert "&lt;!channel&gt;" in message.text
+    assert "<!channel> Acme & Sons" in message.console_text()

@@ -1,0 +1,1 @@
+"""Local stand-ins for the services leasewise talks to, for end-to-end tests."""
