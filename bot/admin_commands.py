@@ -67,7 +67,7 @@ def _price(services: Services, caller: Caller, text: str) -> Reply:
     words = text.split()
     if not words or words[0].lower() not in ("set", "remove"):
         raise InputError("say `price set` or `price remove`", field="price", hint=USAGE)
-    verb, args = words[0].lower(), words[1:]
+    verb, args = words[0].lower(), _positional(words[1:])
     gpu = services.engines.current().catalog.gpus.get(args[0] if args else "", field_name="gpu")
     term = _number(args, 1, "term_months", int)
     if verb == "remove":
@@ -131,6 +131,20 @@ def _add(services: Services, caller: Caller, kind: CatalogKind, body: str) -> Re
                 hint="`/lease models`, `/lease gpus` and `/lease stacks` list the known ids",
             ) from exc
     return Reply("admin_done", {"what": f"added {kind} {record.entry_id}", "audit_id": None})
+
+
+_PRICE_KEYS = ("gpu", "term_months", "price_per_gpu_hour")
+
+
+def _positional(args: list[str]) -> list[str]:
+    """``gpu=b300 term_months=36 price_per_gpu_hour=5`` as ``b300 36 5``; plain words as is."""
+    named = dict(a.split("=", 1) for a in args if "=" in a)
+    if not named:
+        return args
+    unknown = set(named) - set(_PRICE_KEYS)
+    if unknown:
+        raise InputError(f"unknown field {sorted(unknown)[0]!r}", field="price", hint=USAGE)
+    return [named[k] for k in _PRICE_KEYS if k in named]
 
 
 def _kind(word: str) -> CatalogKind:

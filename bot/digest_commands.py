@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -22,6 +23,20 @@ DEFAULT_PCT, DEFAULT_USD = 5.0, 500.0
 USAGE = "e.g. `/lease digest subscribe #deals monday 9am Europe/Berlin 5% $500`"
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _CHANNEL = re.compile(r"<#(C[A-Z0-9]+|G[A-Z0-9]+)(?:\|[^>]*)?>")
+def _same(value: str) -> str:
+    return value
+
+
+_KEYS: dict[str, Callable[[str], str]] = {
+    "day": _same,
+    "hour": _same,
+    "tz": _same,
+    "timezone": _same,
+    "threshold": _same,
+    "threshold_pct": lambda v: v if v.endswith("%") else v + "%",
+    "threshold_usd": lambda v: v if v.startswith("$") else "$" + v,
+}
+"""``key=value`` forms of the same settings, as ``/lease help`` shows them."""
 _HOUR = re.compile(r"^(\d{1,2})(?::00)?\s*(am|pm)?$", re.IGNORECASE)
 
 
@@ -69,14 +84,17 @@ def read_schedule(text: str) -> Schedule:
         schedule.channel_id = channel.group(1)
         text = text[: channel.start()] + text[channel.end() :]
     for word in text.split():
+        key, sep, value = word.partition("=")
+        if sep and key.lower() in _KEYS:  # day=monday hour=9 tz=UTC threshold=5%
+            word = _KEYS[key.lower()](value)
         lower = word.lower().rstrip(",")
         hour = _HOUR.match(lower)
         day = next((i for i, d in enumerate(DAYS) if len(lower) >= 3 and d.startswith(lower)), None)
         if day is not None:
             schedule.day = day
         elif hour:
-            value = int(hour.group(1)) % 12 if hour.group(2) else int(hour.group(1))
-            schedule.hour = value + (12 if (hour.group(2) or "").lower() == "pm" else 0)
+            clock = int(hour.group(1)) % 12 if hour.group(2) else int(hour.group(1))
+            schedule.hour = clock + (12 if (hour.group(2) or "").lower() == "pm" else 0)
         elif lower.endswith("%"):
             schedule.pct = _number(lower[:-1], "threshold_pct")
         elif lower.startswith("$"):

@@ -12,6 +12,7 @@ from typing import Any
 
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 
 from bot.charts import cost_chart, growth_chart
 from bot.commands import compare_reply
@@ -27,6 +28,9 @@ from core.traffic import Traffic
 from storage.errors import StorageError
 from storage.threads import ThreadKey
 
+CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
+"""Slack's answers when the bot may not post where the button was clicked."""
+
 
 def register(app: App, services: Services) -> None:
     def guarded(handler: Any) -> Any:
@@ -39,6 +43,19 @@ def register(app: App, services: Services) -> None:
                     respond,
                     services.renderer.message(
                         "error", message=exc.message, field=exc.field, hint=exc.hint
+                    ),
+                    ephemeral=True,
+                )
+            except SlackApiError as exc:
+                if exc.response.get("error") not in CHANNEL_ERRORS:
+                    raise
+                respond_with(
+                    respond,
+                    services.renderer.message(
+                        "error",
+                        message="leasewise cannot post in this channel",
+                        field="channel",
+                        hint="invite it first: /invite @leasewise",
                     ),
                     ephemeral=True,
                 )

@@ -110,3 +110,18 @@ def test_a_catalog_addition_naming_an_unknown_model_is_rolled_back(
 
 def test_non_admins_are_refused(lease: Lease) -> None:
     assert lease("admin audit").template == "admin_refused"
+
+
+def help_examples(desk: Services) -> list[str]:
+    text = desk.renderer.message("help", command="/lease", topic=None).console_text()
+    marker = "e.g. /lease "
+    return [line.split(marker, 1)[1] for line in text.splitlines() if marker in line]
+
+
+def test_every_example_in_help_works(lease: Lease, desk: Services) -> None:
+    """A sales engineer copies an example from /lease help: it must answer, not err."""
+    examples = help_examples(desk)
+    assert len(examples) >= 8
+    for example in examples:
+        reply = lease(example, user=ADMIN)
+        assert reply.template not in ("error", "needs_more", "apology"), (example, reply.context)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from tests.fakes.signing import SignedPoster
@@ -101,6 +102,17 @@ def submit(poster: SignedPoster, view: dict[str, Any], values: dict[str, str]) -
     return poster.interaction(payload)
 
 
+def dm_to(slack: FakeSlack, user: str) -> dict[str, Any]:
+    """The message the app sent to ``user`` directly (after the thread's answers)."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        for call in slack.calls_to("chat.postMessage"):
+            if call.body["channel"] == user:
+                return call.body
+        time.sleep(0.05)
+    raise AssertionError(f"no message to {user}: {slack.calls_to('chat.postMessage')}")
+
+
 DEPLOYMENT = "Kimi K3 on 16x B300, batch 64, $5/GPU-hour, API at $15/M output"
 TRAFFIC = "Kimi K3, 2B output tokens a day, peaks 3x, grows 10% a month, on B300"
 
@@ -158,8 +170,8 @@ def test_save_as_quote_opens_the_modal_and_a_valid_submission_saves(
         },
     )
     assert response.status_code == 200 and response.text == ""
-    saved = slack.wait_for("chat.postMessage", count=2)[1].body
-    assert saved["channel"] == "U0SALES" and "acme-q3" in saved["text"]
+    saved = dm_to(slack, "U0SALES")
+    assert "acme-q3" in saved["text"]
 
 
 def test_an_invalid_submission_gets_errors_next_to_the_inputs(
@@ -192,3 +204,28 @@ def test_app_home_publishes_recent_quotes(poster: SignedPoster, slack: FakeSlack
     view = slack.wait_for("views.publish")[0].body
     assert view["user_id"] == "U0SALES"
     assert "acme-q3" in json.dumps(view["view"])
+
+
+def test_saving_a_sizing_asks_only_for_name_and_customer(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    answer = ask_in_thread(poster, slack, TRAFFIC)
+    click(poster, slack, answer, "save_quote")
+    view = slack.wait_for("views.open")[0].body["view"]
+    assert {b.get("block_id") for b in view["blocks"] if b["type"] == "input"} == {
+        "name",
+        "customer",
+    }
+    response = submit(poster, view, {"name": "acme-growth", "customer": "Acme"})
+    assert response.status_code == 200 and response.text == ""
+    assert "acme-growth" in dm_to(slack, "U0SALES")["text"]
+
+
+def test_a_chart_where_the_bot_is_not_a_member_says_how_to_invite_it(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    answer = ask_in_thread(poster, slack, DEPLOYMENT)
+    slack.fail_next("files.completeUploadExternal", error="not_in_channel")
+    click(poster, slack, answer, "show_chart")
+    reply = slack.wait_for("response_url:click", timeout=15)[0].body
+    assert reply["response_type"] == "ephemeral" and "/invite" in reply["text"]

@@ -1,0 +1,1 @@
+"""The Bolt app and its listeners: commands, events, buttons, the quote modal, App Home."""

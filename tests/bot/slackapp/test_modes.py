@@ -1,0 +1,68 @@
+"""How the app starts: one workspace's token, OAuth installs, Socket Mode; or refuses to."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+from bot.serve import build_asgi
+from bot.services import Services
+from bot.settings import Settings
+from bot.slack.app import MissingSettings, create_app
+from tests.fakes.slack_api import FakeSlack
+
+
+def test_without_slack_credentials_the_app_refuses_and_says_what_to_set(
+    services: Services,
+) -> None:
+    with pytest.raises(MissingSettings, match="SLACK_BOT_TOKEN"):
+        create_app(Settings(database_url=services.settings.database_url), services)
+
+
+def test_http_mode_without_a_signing_secret_names_it(services: Services, slack: FakeSlack) -> None:
+    settings = Settings(
+        database_url=services.settings.database_url,
+        slack_bot_token="xoxb-1",
+        slack_api_url=slack.api_url,
+    )
+    with pytest.raises(MissingSettings, match="SLACK_SIGNING_SECRET"):
+        create_app(settings, services)
+
+
+def test_socket_mode_builds_without_request_verification(
+    services: Services, slack: FakeSlack
+) -> None:
+    settings = Settings(
+        database_url=services.settings.database_url,
+        slack_bot_token="xoxb-1",
+        slack_app_token="xapp-1",
+        slack_api_url=slack.api_url,
+    )
+    app = create_app(settings, services, socket=True)
+    assert app.client.base_url == slack.api_url
+
+
+def test_oauth_install_page_links_to_slack_with_the_scopes(
+    services: Services, slack: FakeSlack
+) -> None:
+    settings = Settings(
+        database_url=services.settings.database_url,
+        slack_client_id="111.222",
+        slack_client_secret="client-secret",
+        slack_signing_secret="signing-secret",
+        slack_api_url=slack.api_url,
+    )
+    app = create_app(settings, services)
+    transport = httpx.ASGITransport(app=build_asgi(app, services))
+
+    async def get(path: str) -> httpx.Response:
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await client.get(path)
+
+    response = asyncio.run(get("/slack/install"))
+    assert response.status_code == 200
+    assert "https://slack.com/oauth/v2/authorize" in response.text
+    assert "client_id=111.222" in response.text
+    assert "scope=" + ",".join(settings.slack_scopes) in response.text

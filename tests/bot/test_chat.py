@@ -1,0 +1,37 @@
+"""``leasewise chat``: the same answers as Slack, in a terminal, on the same database."""
+
+from __future__ import annotations
+
+from bot.chat import Console, run
+from bot.services import Services
+
+
+def test_a_question_then_follow_ups_edit_the_thread(desk: Services) -> None:
+    console = Console(desk)
+    first = console.say("@leasewise Kimi K3 on 16x B300, batch 16, $5/GPU-hour")
+    assert first is not None and "$" in first
+    edited = console.say("batch 64")
+    assert edited is not None and "concurrency: 16 -> 64" in edited  # entities decoded
+    undone = console.say("undo")
+    assert undone is not None and "undid" in undone
+
+
+def test_slash_commands_work_in_the_console(desk: Services) -> None:
+    console = Console(desk)
+    reply = console.say("/lease help size")
+    assert reply is not None and "size" in reply
+
+
+def test_chatter_with_nothing_to_change_gets_no_reply(desk: Services) -> None:
+    console = Console(desk)
+    console.say("Kimi K3 on 8x B300")
+    assert console.say("thanks") is None
+
+
+def test_a_script_of_lines_runs_to_the_end(desk: Services) -> None:
+    out: list[str] = []
+    run(desk, ["Kimi K3 on 8x B300", "what about H200?", "quit", "never read"], out.append,
+        interactive=False)
+    said = "\n".join(out)
+    assert "you> what about H200?" in said and "h200" in said.lower()
+    assert "never read" not in said
