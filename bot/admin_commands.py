@@ -12,11 +12,10 @@ from typing import Any, cast
 
 import yaml
 
+from bot.catalog_feed import check_merged
 from bot.conversation import Reply
 from bot.services import Caller, Services
-from core.catalog.additions import with_additions
-from core.catalog.entries import Measurement, Stack
-from core.errors import CatalogError, InputError
+from core.errors import InputError
 from storage import admin, audit
 from storage.admin import CatalogKind
 
@@ -117,19 +116,7 @@ def _add(services: Services, caller: Caller, kind: CatalogKind, body: str) -> Re
             actor=caller.user_id,
             clock=services.clock,
         )
-        additions = admin.catalog_additions(session)
-        try:
-            with_additions(
-                base,
-                stacks=[a.entry for a in additions if isinstance(a.entry, Stack)],
-                measurements=[a.entry for a in additions if isinstance(a.entry, Measurement)],
-            )
-        except CatalogError as exc:  # leaving the block rolls the addition back
-            raise InputError(
-                f"the {kind} does not fit the catalog: {exc}",
-                field=exc.field,
-                hint="`/lease models`, `/lease gpus` and `/lease stacks` list the known ids",
-            ) from exc
+        check_merged(session, base)  # raising here rolls the addition back
     return Reply("admin_done", {"what": f"added {kind} {record.entry_id}", "audit_id": None})
 
 

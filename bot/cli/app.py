@@ -15,6 +15,7 @@ from bot.cli import (
     catalog_commands,
     db_commands,
     demo,
+    feed_commands,
     parse_commands,
     sizing_commands,
     slack_commands,
@@ -119,6 +120,7 @@ def build_cli() -> typer.Typer:
 
     parse_commands.register(cli, load_engine)
     slack_commands.register(cli, load_engine)
+    feed_commands.register(cli, load_engine)
     cli.add_typer(catalog_commands.build(load_engine), name="catalog")
     cli.add_typer(db_commands.build(), name="db")
 

@@ -59,16 +59,58 @@ def load_catalog(files: Iterable[Path] | None = None) -> Catalog:
     return _assemble(sections)
 
 
+def additions_from_text(text: str, *, name: str) -> tuple[list[Stack], list[Measurement]]:
+    """Stacks and measurements from a YAML document shaped like the packaged files.
+
+    What admins import when a serving change lands (``leasewise import FILE``); every
+    entry is validated here, so a bad file is refused whole, naming file, entry and field.
+    """
+    stacks: list[Stack] = []
+    measurements: list[Measurement] = []
+    records = _read_text(text, name)
+    for section in {section for section, _ in records} | _sections_named(text):
+        if section not in ("stacks", "measurements"):
+            raise CatalogError(
+                f"only stacks and measurements can be added, not {section}",
+                file=name,
+                entry=section,
+                field=None,
+            )
+    for section, record in records:
+        if isinstance(record, Stack):
+            stacks.append(record)
+        elif isinstance(record, Measurement):
+            measurements.append(record)
+        else:
+            raise CatalogError(
+                f"only stacks and measurements can be added, not {section}",
+                file=name,
+                entry=section,
+                field=None,
+            )
+    return stacks, measurements
+
+
+def _sections_named(text: str) -> set[str]:
+    document = yaml.load(text, Loader=_SAFE_LOADER)
+    return {str(k) for k in document} if isinstance(document, Mapping) else set()
+
+
 def _read_file(path: Path) -> list[tuple[str, BaseModel]]:
-    name = path.name
     try:
-        document = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
-    except yaml.YAMLError as exc:
-        raise CatalogError(f"not valid YAML ({exc})", file=name, entry=None, field=None) from exc
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise CatalogError(
-            f"cannot read ({exc.strerror})", file=name, entry=None, field=None
+            f"cannot read ({exc.strerror})", file=path.name, entry=None, field=None
         ) from exc
+    return _read_text(text, path.name)
+
+
+def _read_text(text: str, name: str) -> list[tuple[str, BaseModel]]:
+    try:
+        document = yaml.load(text, Loader=_SAFE_LOADER)
+    except yaml.YAMLError as exc:
+        raise CatalogError(f"not valid YAML ({exc})", file=name, entry=None, field=None) from exc
     if not isinstance(document, Mapping):
         raise CatalogError(
             f"expected a mapping with sections {sorted(SECTIONS)}",
