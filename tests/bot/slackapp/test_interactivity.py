@@ -229,3 +229,14 @@ def test_a_chart_where_the_bot_is_not_a_member_says_how_to_invite_it(
     click(poster, slack, answer, "show_chart")
     reply = slack.wait_for("response_url:click", timeout=15)[0].body
     assert reply["response_type"] == "ephemeral" and "/invite" in reply["text"]
+
+
+def test_new_quote_from_app_home_opens_an_empty_modal(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    home_button = {"blocks": [{"elements": [{"action_id": "new_quote"}]}], "text": ""}
+    click(poster, slack, home_button, "new_quote")
+    view = slack.wait_for("views.open")[0].body["view"]
+    inputs = {b["block_id"] for b in view["blocks"] if b["type"] == "input"}
+    assert {"name", "customer", "model", "gpu", "gpus", "concurrency"} <= inputs
+    assert view["private_metadata"] == ""
