@@ -11,16 +11,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.conversation import Reply
+from bot.digest_compose import DEFAULT_PCT, DEFAULT_USD, digest_between
 from bot.services import Caller, Services
 from core.errors import InputError
 from storage import digests
 
 DEFAULT_DAY, DEFAULT_HOUR = 0, 9
-DEFAULT_PCT, DEFAULT_USD = 5.0, 500.0
 USAGE = "e.g. `/lease digest subscribe #deals monday 9am Europe/Berlin 5% $500`"
+PREVIEW_USAGE = "e.g. `/lease digest preview since=2026-10-12 until=2026-10-19`"
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _CHANNEL = re.compile(r"<#(C[A-Z0-9]+|G[A-Z0-9]+)(?:\|[^>]*)?>")
 def _same(value: str) -> str:
@@ -64,6 +66,8 @@ def run(services: Services, caller: Caller, text: str) -> Reply:
                 session, workspace_id=caller.workspace_id, channel_id=channel
             )
         return Reply("digest_unsubscribed", {"channel_id": channel, "was_subscribed": gone})
+    if verb == "preview":
+        return _preview(services, caller, rest)
     if verb in ("list", ""):
         with services.sessions() as session:
             subs = digests.subscriptions_for_workspace(session, caller.workspace_id)
@@ -74,6 +78,44 @@ def run(services: Services, caller: Caller, text: str) -> Reply:
         field="digest",
         hint=USAGE,
     )
+
+
+def _preview(services: Services, caller: Caller, text: str) -> Reply:
+    """What the channel's digest would say now: the week up to today, or ``since=``/``until=``."""
+    until = _date(text, "until") or services.clock().date()
+    since = _date(text, "since") or until - timedelta(days=7)
+    if since >= until:
+        raise InputError("since must come before until", field="since", hint=PREVIEW_USAGE)
+    pct, usd = DEFAULT_PCT, DEFAULT_USD
+    if caller.channel_id is not None:
+        with services.sessions() as session:
+            found = digests.subscription_for(
+                session, workspace_id=caller.workspace_id, channel_id=caller.channel_id
+            )
+            if found is not None:
+                pct, usd = found.threshold_pct, found.threshold_usd
+    digest = digest_between(
+        services,
+        caller.workspace_id,
+        since=since,
+        until=until,
+        threshold_pct=pct,
+        threshold_usd=usd,
+    )
+    template = "digest_quiet" if digest.is_empty else "digest"
+    return Reply(template, {"digest": digest}, ephemeral=True)
+
+
+def _date(text: str, key: str) -> date | None:
+    found = re.search(rf"\b{key}\s*=\s*(\S+)", text)
+    if not found:
+        return None
+    try:
+        return date.fromisoformat(found.group(1))
+    except ValueError as exc:
+        raise InputError(
+            f"{found.group(1)!r} is not a date", field=key, hint=PREVIEW_USAGE
+        ) from exc
 
 
 def read_schedule(text: str) -> Schedule:
