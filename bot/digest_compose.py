@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from sqlalchemy.orm import Session
 
+from bot.digest_runs import Period
 from bot.rendering import Message
 from bot.services import Services
 from core.changes import Digest, QuoteRef, digest_for
@@ -21,6 +22,7 @@ from core.scenario import Scenario
 from core.traffic import Traffic
 from storage import quotes
 from storage.errors import StorageError
+from storage.models import DigestSubscription
 
 log = logging.getLogger("leasewise.digest")
 DEFAULT_PCT, DEFAULT_USD = 5.0, 500.0
@@ -62,3 +64,16 @@ def _saved(session: Session, workspace_id: str) -> Iterator[tuple[QuoteRef, Scen
 
     for quote in quotes.stream_all(session, workspace_id=workspace_id, on_invalid=skipped):
         yield QuoteRef(id=quote.id, name=quote.name, customer=quote.customer), quote.question
+
+
+def compose(services: Services, subscription: DigestSubscription, period: Period) -> Message | None:
+    """The scheduler's composer: one subscription's period, at its own thresholds."""
+    digest = digest_between(
+        services,
+        subscription.workspace_id,
+        since=period.since,
+        until=period.until,
+        threshold_pct=subscription.threshold_pct,
+        threshold_usd=subscription.threshold_usd,
+    )
+    return render_digest(services, digest, weekly_no_change=subscription.weekly_no_change)

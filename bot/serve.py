@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import logging
-from typing import Any
 
 from slack_bolt import App
 from slack_bolt.adapter.starlette.handler import to_bolt_request, to_starlette_response
@@ -23,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from bot.digest_scheduler import DigestScheduler
 from bot.services import Services
 from bot.settings import Settings
 from bot.slack.app import INSTALL_PATH, REDIRECT_PATH
@@ -85,22 +85,34 @@ def warm_up(services: Services) -> None:
     gc.freeze()
 
 
-def run_http(app: App, services: Services, settings: Settings, **uvicorn_options: Any) -> None:
+def run_http(
+    app: App, services: Services, settings: Settings, scheduler: DigestScheduler | None
+) -> None:
     import uvicorn
 
     warm_up(services)
-    uvicorn.run(
-        build_asgi(app, services),
-        host=settings.host,
-        port=settings.port,
-        log_level="info",
-        **uvicorn_options,
-    )
+    if scheduler is not None:
+        scheduler.start()
+    try:
+        uvicorn.run(
+            build_asgi(app, services), host=settings.host, port=settings.port, log_level="info"
+        )
+    finally:
+        if scheduler is not None:
+            scheduler.shutdown()
 
 
-def run_socket(app: App, services: Services, settings: Settings) -> None:
+def run_socket(
+    app: App, services: Services, settings: Settings, scheduler: DigestScheduler | None
+) -> None:
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
     assert settings.slack_app_token is not None
     warm_up(services)
-    SocketModeHandler(app, settings.slack_app_token.get_secret_value()).start()
+    if scheduler is not None:
+        scheduler.start()
+    try:
+        SocketModeHandler(app, settings.slack_app_token.get_secret_value()).start()
+    finally:
+        if scheduler is not None:
+            scheduler.shutdown()

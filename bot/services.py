@@ -24,6 +24,8 @@ class Services:
     sessions: sessionmaker[Session]
     renderer: Renderer
     clock: Callable[[], datetime] = utc_now
+    subscriptions_changed: Callable[[], None] = lambda: None
+    """Called after a digest subscription changes, so the scheduler re-reads them now."""
 
     def is_admin(self, user_id: str) -> bool:
         return self.settings.is_admin(user_id)

@@ -180,6 +180,11 @@ def delete(session: Session, quote_id: int, *, workspace_id: str) -> StoredQuote
     return gone
 
 
+def workspaces(session: Session) -> list[str]:
+    """Every workspace with a saved quote (operators preview digests workspace by workspace)."""
+    return list(session.scalars(select(Quote.workspace_id).distinct().order_by(Quote.workspace_id)))
+
+
 def stream_all(
     session: Session,
     *,

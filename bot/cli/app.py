@@ -121,6 +121,7 @@ def build_cli() -> typer.Typer:
     parse_commands.register(cli, load_engine)
     slack_commands.register(cli, load_engine)
     feed_commands.register(cli, load_engine)
+    cli.add_typer(feed_commands.build_digest(load_engine), name="digest")
     cli.add_typer(catalog_commands.build(load_engine), name="catalog")
     cli.add_typer(db_commands.build(), name="db")
 

@@ -1,4 +1,6 @@
-"""``leasewise import FILE``: serving changes (stacks, measurements) into the catalog.
+"""``leasewise import FILE`` and ``leasewise digest preview|run --now``: the change feed.
+
+``import`` brings serving changes (stacks, measurements) into the catalog.
 
 For operators: a release note's figures arrive as a YAML file shaped like
 ``core/data``; the whole file is validated and added in one transaction with its
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import getpass
 from collections.abc import Callable
+from datetime import date, timedelta
 from pathlib import Path
 
 import typer
@@ -16,9 +19,12 @@ import typer
 from bot.catalog_feed import add_entries
 from bot.cli.console import make_console
 from bot.cli.errors import BadInput, friendly_errors
+from bot.cli.slack_commands import build_services
 from bot.settings import Settings
 from core.catalog.loading import additions_from_text
 from core.perf.engine import PerfEngine
+from storage import digests, quotes
+from storage.clock import utc_now
 from storage.errors import StorageError
 from storage.schema import open_database
 
@@ -58,3 +64,80 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
                 raise BadInput(exc.message, field=exc.field, hint=exc.hint) from exc
             for line in added:
                 console.print(f"added {line}", highlight=False)
+
+
+def build_digest(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
+    group = typer.Typer(help="Weekly digests: preview what would be posted, or post now.")
+
+    @group.command("preview")
+    def preview_cmd(
+        workspace: str | None = typer.Option(None, help="Slack workspace (team) id."),
+        since: str | None = typer.Option(None, help="ISO date (default: a week before until)."),
+        until: str | None = typer.Option(None, help="ISO date (default: today)."),
+    ) -> None:
+        """Print the digest each workspace (or one) would get for a period."""
+        from bot.digest_compose import digest_between
+
+        console = make_console()
+        with friendly_errors(lambda: False, console):
+            last = _iso(until, "until") or utc_now().date()
+            first = _iso(since, "since") or last - timedelta(days=7)
+            if first >= last:
+                raise BadInput("since must come before until", field="since", hint=PREVIEW_HINT)
+            services = build_services(Settings(), load_engine)
+            with services.sessions() as session:
+                workspaces = [workspace] if workspace else quotes.workspaces(session)
+            if not workspaces:
+                console.print("No saved quotes yet: nothing to digest.", highlight=False)
+            for team in workspaces:
+                digest = digest_between(services, team, since=first, until=last)
+                name = "digest_quiet" if digest.is_empty else "digest"
+                message = services.renderer.message(name, digest=digest)
+                console.print(f"[bold]{team}[/bold]\n{message.console_text()}\n")
+
+    @group.command("run")
+    def run_cmd(
+        now: bool = typer.Option(False, "--now", help="Run every subscription's digest now."),
+    ) -> None:
+        """Post this week's digest to every subscribed channel that has not had it yet."""
+        from bot.digest_compose import compose
+        from bot.digest_runs import run_digest
+        from bot.slack.app import make_client
+
+        console = make_console()
+        with friendly_errors(lambda: False, console):
+            if not now:
+                raise BadInput(
+                    "say --now: scheduled runs happen inside `leasewise serve`",
+                    field="now",
+                    hint="leasewise digest run --now",
+                )
+            settings = Settings()
+            if not settings.slack_bot_token:
+                raise BadInput(
+                    "posting a digest needs SLACK_BOT_TOKEN",
+                    field="SLACK_BOT_TOKEN",
+                    hint="`leasewise digest preview` shows the digest without Slack",
+                )
+            services = build_services(settings, load_engine)
+            client = make_client(settings)
+            with services.sessions() as session:
+                subscriptions = digests.active_subscriptions(session)
+            fired = utc_now()
+            for subscription in subscriptions:
+                outcome = run_digest(services, client, subscription.id, fired, compose)
+                console.print(f"<#{subscription.channel_id}>: {outcome}", highlight=False)
+
+    return group
+
+
+PREVIEW_HINT = "e.g. leasewise digest preview --since 2026-10-12 --until 2026-10-19"
+
+
+def _iso(value: str | None, field: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise BadInput(f"{value!r} is not a date", field=field, hint=PREVIEW_HINT) from exc

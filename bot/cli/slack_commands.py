@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import urllib.request
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 import typer
 
@@ -43,8 +44,10 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         port: int | None = typer.Option(None, "--port", help="HTTP port (default $PORT, 3000)."),
     ) -> None:
         """Run the Slack app: HTTP on /slack/events, or Socket Mode with --socket."""
+        from bot.digest_compose import compose
+        from bot.digest_scheduler import DigestScheduler
         from bot.serve import run_http, run_socket
-        from bot.slack.app import MissingSettings, create_app
+        from bot.slack.app import MissingSettings, create_app, make_client
 
         console = make_console()
         with friendly_errors(lambda: False, console):
@@ -60,14 +63,19 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
                         "SLACK_APP_TOKEN for --socket); try `leasewise chat` locally"
                     )
                 services = build_services(settings, load_engine)
-                app = create_app(settings, services, socket=socket)
+                client = make_client(settings)
+                scheduler = None
+                if mode != "oauth":  # digests post with the one bot token
+                    scheduler = DigestScheduler(services, client, compose)
+                    services = replace(services, subscriptions_changed=scheduler.sync)
+                app = create_app(settings, services, client=client, socket=socket)
             except MissingSettings as exc:
                 hint = "see the README's 'Installing in Slack'"
                 raise BadInput(str(exc), field="settings", hint=hint) from exc
             if socket:
-                run_socket(app, services, settings)
+                run_socket(app, services, settings, scheduler)
             else:
-                run_http(app, services, settings)
+                run_http(app, services, settings, scheduler)
 
     @cli.command("run")
     def run_cmd(ctx: typer.Context) -> None:

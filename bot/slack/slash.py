@@ -59,5 +59,7 @@ def _subscribing(text: str) -> bool:
 
 
 def deliver(services: Services, respond: Respond, reply: Reply) -> None:
+    if reply.template in ("digest_subscribed", "digest_unsubscribed"):
+        services.subscriptions_changed()
     ephemeral = reply.template not in IN_CHANNEL
     respond_with(respond, render(services.renderer, reply), ephemeral=ephemeral)

@@ -1,4 +1,4 @@
-"""``leasewise import FILE``: serving changes added whole and audited, or refused whole."""
+"""``leasewise import FILE`` and ``leasewise digest``: the change feed from the command line."""
 
 from __future__ import annotations
 
@@ -80,3 +80,31 @@ def test_a_file_with_other_sections_is_refused(
 ) -> None:
     result = run("import", str(write(tmp_path, "gpus: []\n")))
     assert result.exit_code == 2 and "only stacks and measurements" in result.output
+
+
+def test_digest_preview_prints_the_seed_case_for_the_week_of_the_decode_path(
+    run: Callable[..., Result], database: str
+) -> None:
+    chat = run(
+        "chat",
+        input="/lease quote save b16 customer=Acme Kimi K3 on 16x B300, batch 16, $5/GPU-hour\n",
+    )
+    assert chat.exit_code == 0, chat.output
+    result = run("digest", "preview", "--since", "2026-10-12", "--until", "2026-10-19", wide=True)
+    assert result.exit_code == 0, result.output
+    assert "$21.61 -> $12.64" in result.output
+
+
+def test_digest_preview_with_dates_reversed_exits_2(
+    run: Callable[..., Result], database: str
+) -> None:
+    result = run("digest", "preview", "--since", "2026-10-19", "--until", "2026-10-12")
+    assert result.exit_code == 2 and "before" in result.output
+
+
+def test_digest_run_needs_a_bot_token(
+    run: Callable[..., Result], database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SLACK_BOT_TOKEN", raising=False)
+    result = run("digest", "run", "--now")
+    assert result.exit_code == 2 and "SLACK_BOT_TOKEN" in result.output
