@@ -50,6 +50,8 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/sizing_bench.py
 	$(BIN)/python bench/storage_bench.py
 	$(BIN)/python bench/parse_bench.py
+	$(BIN)/python bench/digest_bench.py
+	$(BIN)/python bench/slack_load.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .benchmarks

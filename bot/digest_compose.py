@@ -11,13 +11,16 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 
 from sqlalchemy.orm import Session
 
+from bot.charts import before_after_chart
 from bot.digest_runs import Period
-from bot.rendering import Message
+from bot.rendering import Chart, Message
 from bot.services import Services
 from core.changes import Digest, QuoteRef, digest_for
+from core.curves import before_after
 from core.scenario import Scenario
 from core.traffic import Traffic
 from storage import quotes
@@ -55,7 +58,31 @@ def render_digest(services: Services, digest: Digest, *, weekly_no_change: bool)
         if not weekly_no_change:
             return None
         return services.renderer.message("digest_quiet", digest=digest)
-    return services.renderer.message("digest", digest=digest)
+    message = services.renderer.message("digest", digest=digest)
+    chart = before_after_chart_of(digest)
+    return message if chart is None else replace(message, charts=(chart,))
+
+
+CHART_BARS = 8
+
+
+def before_after_chart_of(digest: Digest) -> Chart | None:
+    """Cost per M output tokens before and after, for the top movers that have both."""
+    pairs = [
+        (ref.name[:24], move.usd_per_million_before, move.usd_per_million_after)
+        for ref, move in digest.top_moves
+        if move.usd_per_million_before is not None and move.usd_per_million_after is not None
+    ][:CHART_BARS]
+    if not pairs:
+        return None
+    title = f"Cost per M output tokens, {digest.since} to {digest.until}"
+    data = before_after(
+        [(name, float(b), float(a)) for name, b, a in pairs],
+        unit="$/M output tokens",
+        title=title,
+        footnote=digest.headline[:120],
+    )
+    return Chart(title=title, png=before_after_chart(data))
 
 
 def _saved(session: Session, workspace_id: str) -> Iterator[tuple[QuoteRef, Scenario | Traffic]]:

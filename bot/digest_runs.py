@@ -170,6 +170,17 @@ def _post(client: WebClient, message: Message, channel: str) -> str:
         except Exception as exc:  # noqa: BLE001 - the digest itself is already delivered
             _log_failure(exc, None, f"overflow of message {ts} in {channel}")
             break
+    for chart in message.charts:
+        try:
+            client.files_upload_v2(
+                channel=channel,
+                thread_ts=ts,
+                content=chart.png,
+                filename="leasewise-digest.png",
+                title=chart.title,
+            )
+        except Exception as exc:  # noqa: BLE001 - likewise: the digest is delivered
+            _log_failure(exc, None, f"chart for message {ts} in {channel}")
     return ts
 
 

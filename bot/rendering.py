@@ -22,6 +22,14 @@ from core.sizing import Sizing
 
 
 @dataclass(frozen=True)
+class Chart:
+    """A PNG for the thread: Block Kit can only show images from a public URL."""
+
+    title: str
+    png: bytes
+
+
+@dataclass(frozen=True)
 class Message:
     """One Slack message; ``overflow`` holds the replies to post after it in its thread.
 
@@ -33,6 +41,8 @@ class Message:
     text: str
     blocks: list[dict[str, Any]]
     overflow: list[Message] = field(default_factory=list)
+    charts: tuple[Chart, ...] = ()
+    """PNG charts to upload into the message's thread once it is posted."""
 
     def console_text(self) -> str:
         """What the local console prints: this message and its thread, entities decoded."""
