@@ -25,6 +25,8 @@ USAGE = (
     "`/lease admin add measurement {id: ..., ...}`, `/lease admin remove stack ID`, "
     "`/lease admin audit`"
 )
+ADD_MODAL = "admin_add_modal"
+"""A view, not a message: the Slack listener opens it with the command's trigger_id."""
 _SOURCE = re.compile(r"""\bsource\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""", re.IGNORECASE)
 
 
@@ -40,6 +42,8 @@ def run(services: Services, caller: Caller, text: str) -> Reply:
             return Reply("prices", {"lines": admin.prices(session)}, ephemeral=True)
     if verb == "add":
         kind, _, body = rest.strip().partition(" ")
+        if not kind:  # Slack opens a form for a pasted YAML record
+            return Reply(ADD_MODAL, {}, ephemeral=True)
         return _add(services, caller, _kind(kind), body)
     if verb == "remove":
         kind, _, entry_id = rest.strip().partition(" ")

@@ -33,15 +33,14 @@ def add_entries(
         StorageError/Conflict: an entry of that id was already added.
     """
     added: list[str] = []
-    for kind, entries in (("stack", stacks), ("measurement", measurements)):
-        for entry in entries:
-            record = admin.add_catalog_entry(
-                session,
-                kind=kind,  # type: ignore[arg-type]
-                body=entry.model_dump(mode="json", exclude_unset=True),
-                actor=actor,
-            )
-            added.append(f"{kind} {record.entry_id}")
+    for stack in stacks:
+        body = stack.model_dump(mode="json", exclude_unset=True)
+        record = admin.add_catalog_entry(session, kind="stack", body=body, actor=actor)
+        added.append(f"stack {record.entry_id}")
+    for measurement in measurements:
+        body = measurement.model_dump(mode="json", exclude_unset=True)
+        record = admin.add_catalog_entry(session, kind="measurement", body=body, actor=actor)
+        added.append(f"measurement {record.entry_id}")
     check_merged(session, base)
     return added
 

@@ -21,6 +21,7 @@ from storage.threads import ThreadKey
 
 WORKSPACE, CHANNEL, USER = "T0LOCAL", "C0CONSOLE", "U0YOU"
 PROMPT = "you> "
+MODAL_HINT = "/lease admin add stack {id: ..., name: ..., engine: ..., released: 2026-12-01, ...}"
 WELCOME = (
     "leasewise chat: a local stand-in for a Slack channel.\n"
     "  /lease help                      commands\n"
@@ -56,6 +57,8 @@ class Console:
             reply = self._follow_up(line)
         if reply is None:
             return None
+        if reply.template.endswith("_modal"):
+            return "That opens a form in Slack; here, give it inline, e.g. " + MODAL_HINT
         return self._services.renderer.message(reply.template, **reply.context).console_text()
 
     def _new_thread(self, text: str) -> Reply:

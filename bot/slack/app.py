@@ -95,6 +95,7 @@ def create_app(
     events.register(app, services)
     actions.register(app, services)
     views.register(app, services)
+    views.register_admin(app, services)
     home.register(app, services)
     # Anything else Slack sends (an event type subscribed for later, say) is acknowledged,
     # so Slack does not retry it.

@@ -14,11 +14,14 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot import commands
+from bot.admin_commands import ADD_MODAL
 from bot.conversation import Reply
 from bot.services import Caller, Services
 from bot.slack.delivery import apologize, render, respond_with
 
 IN_CHANNEL = frozenset({"digest_subscribed", "digest_unsubscribed"})
+VIEWS = frozenset({ADD_MODAL})
+"""Replies that are forms: opened as a modal instead of answered."""
 
 
 def register(app: App, services: Services) -> None:
@@ -35,6 +38,10 @@ def register(app: App, services: Services) -> None:
         )
         try:
             reply = commands.run(services, caller, text)
+            if reply.template in VIEWS:
+                view = services.renderer.view(reply.template, **reply.context)
+                client.views_open(trigger_id=command["trigger_id"], view=view)
+                return
             deliver(services, respond, reply)
         except Exception as exc:  # noqa: BLE001 - after ack() the user still gets an answer
             apologize(

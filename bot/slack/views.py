@@ -1,4 +1,6 @@
-"""The "new quote" modal: opened from a button, validated inline, saved on submit.
+"""Modals: the "new quote" form, and the admins' "add a serving change" form.
+
+Both are validated on submit and answered inline.
 
 Slack shows ``response_action: errors`` next to the inputs named, so a wrong
 value is fixed in place instead of losing the form. The question a "Save as
@@ -15,10 +17,12 @@ from pydantic import ValidationError
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
+from bot.catalog_feed import add_entries
 from bot.conversation import decode_question, encode_question
 from bot.quote_commands import save
 from bot.services import Caller, Services
-from core.errors import InputError
+from core.catalog.loading import additions_from_text
+from core.errors import CatalogError, InputError
 from core.scenario import Scenario
 from storage.errors import Conflict, StorageError
 from storage.questions import Question
@@ -138,3 +142,40 @@ def _values(view: dict[str, Any]) -> dict[str, str]:
 
 def _team(body: dict[str, Any]) -> str:
     return str((body.get("team") or {}).get("id") or body["user"].get("team_id", ""))
+
+
+ADD_CALLBACK_ID = "admin_add"
+
+
+def register_admin(app: App, services: Services) -> None:
+    @app.view(ADD_CALLBACK_ID)
+    def on_add(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
+        user = body["user"]["id"]
+        if not services.is_admin(user):
+            refusal = "only leasewise admins may add changes"
+            ack(response_action="errors", errors={"record": refusal})
+            return
+        text = _values(view).get("record", "")
+        try:
+            stacks, measurements = additions_from_text(text, name="the form")
+            if not stacks and not measurements:
+                raise InputError("no stacks or measurements in it", field="record")
+            with services.sessions.begin() as session:
+                added = add_entries(
+                    session,
+                    services.engines.base.catalog,
+                    stacks=stacks,
+                    measurements=measurements,
+                    actor=user,
+                )
+        except CatalogError as exc:
+            ack(response_action="errors", errors={"record": str(exc)[:2000]})
+            return
+        except (InputError, StorageError) as exc:
+            ack(response_action="errors", errors={"record": exc.message[:2000]})
+            return
+        ack()
+        message = services.renderer.message(
+            "admin_done", what="added " + ", ".join(added), audit_id=None
+        )
+        client.chat_postMessage(channel=user, text=message.text, blocks=message.blocks)

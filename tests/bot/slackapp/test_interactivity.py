@@ -6,6 +6,7 @@ import json
 import time
 from typing import Any
 
+from tests.bot.people import ADMIN
 from tests.fakes.signing import SignedPoster
 from tests.fakes.slack_api import BOT_USER_ID, FakeSlack
 
@@ -240,3 +241,64 @@ def test_new_quote_from_app_home_opens_an_empty_modal(
     inputs = {b["block_id"] for b in view["blocks"] if b["type"] == "input"}
     assert {"name", "customer", "model", "gpu", "gpus", "concurrency"} <= inputs
     assert view["private_metadata"] == ""
+
+
+NEW_STACK = """stacks:
+  - id: sglang-2027
+    name: SGLang 2027 (single node)
+    engine: sglang
+    precisions: [fp8, mxfp4]
+    released: 2027-01-10
+    parallelism: tensor
+    description: a later SGLang release
+    sources:
+      - {title: SGLang release notes, url: "https://example.com/sglang", date: 2027-01-10}
+"""
+
+
+def admin_form(poster: SignedPoster, slack: FakeSlack) -> dict[str, Any]:
+    poster.command("admin add", user_id=ADMIN, response_url=slack.response_url())
+    return dict(slack.wait_for("views.open")[0].body["view"])
+
+
+def submit_record(poster: SignedPoster, view: dict[str, Any], text: str, user: str) -> Any:
+    typed = {"type": "plain_text_input", "value": text}
+    payload = {
+        "type": "view_submission",
+        "team": {"id": "T0001"},
+        "user": {"id": user, "team_id": "T0001"},
+        "api_app_id": "A0LEASE",
+        "view": {
+            **view,
+            "id": "V0ADD",
+            "state": {"values": {"record": {"record": typed}}},
+        },
+    }
+    return poster.interaction(payload)
+
+
+def test_an_admin_adds_a_stack_through_the_form(poster: SignedPoster, slack: FakeSlack) -> None:
+    view = admin_form(poster, slack)
+    assert view["callback_id"] == "admin_add"
+    response = submit_record(poster, view, NEW_STACK, ADMIN)
+    assert response.status_code == 200 and response.text == ""
+    assert "sglang-2027" in dm_to(slack, ADMIN)["text"]
+    poster.command("stacks", response_url=slack.response_url("stacks"))
+    assert "SGLang 2027" in json.dumps(slack.wait_for("response_url:stacks")[0].body)
+
+
+def test_a_bad_record_is_flagged_in_the_form_and_adds_nothing(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    view = admin_form(poster, slack)
+    response = submit_record(poster, view, NEW_STACK.replace("mxfp4", "fp3"), ADMIN)
+    body = response.json()
+    assert body["response_action"] == "errors" and "fp3" in body["errors"]["record"]
+
+
+def test_the_form_refuses_someone_who_is_not_an_admin(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    view = admin_form(poster, slack)
+    response = submit_record(poster, view, NEW_STACK, "U0SALES")
+    assert "only leasewise admins" in response.json()["errors"]["record"]
