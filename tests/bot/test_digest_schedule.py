@@ -6,6 +6,8 @@ digest's content is a stub: what is under test is when and how often it is poste
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -338,3 +340,49 @@ def test_a_started_scheduler_has_each_digest_due_in_its_own_zone(services, sub, 
         assert scheduler.scheduler.get_job("digests-maintenance") is not None
     finally:
         scheduler.shutdown()
+
+
+KILLED_AFTER_CLAIM = """
+import datetime as dt, os, sys
+from slack_sdk import WebClient
+from bot.digest_runs import run_digest
+from bot.services import Services
+from bot.settings import Settings
+from storage.schema import open_database
+
+url, sub, api = sys.argv[1], int(sys.argv[2]), sys.argv[4]
+fire = dt.datetime.fromisoformat(sys.argv[3])
+_, sessions = open_database(url)
+services = Services(Settings(database_url=url), None, sessions, None, clock=lambda: fire)
+
+def die_before_posting(*args):
+    os._exit(9)  # the claim is committed; the process dies as a kill -9 would
+
+run_digest(services, WebClient(token="x", base_url=api), sub, fire, die_before_posting)
+"""
+
+
+def test_a_process_killed_between_claim_and_post_leads_to_exactly_one_post(
+    services, sub, clock, slack, run, db_url
+):
+    killed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            KILLED_AFTER_CLAIM,
+            db_url,
+            str(sub),
+            NINE_BERLIN.isoformat(),
+            slack.api_url,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert killed.returncode == 9, killed.stderr
+    assert [r.status for r in runs(services, sub)] == ["claimed"]
+    assert run() == "taken"  # its lease still runs
+    clock.now += digests.DEFAULT_LEASE
+    assert [run(), run()] == ["posted", "taken"]
+    assert posted(slack) == ["digest 2026-W49"]
