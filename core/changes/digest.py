@@ -14,10 +14,12 @@ from collections.abc import Iterable
 from pydantic import BaseModel, ConfigDict
 
 from core.catalog import Catalog
+from core.catalog.entries import Stack
 from core.changes import wording
 from core.changes.feed import CatalogChange, changes_between
-from core.changes.move import UNCHANGED, QuoteMove, is_material
+from core.changes.move import UNCHANGED, Kind, QuoteMove, is_material
 from core.changes.reprice import reprice
+from core.errors import LeasewiseError
 from core.perf.engine import PerfEngine
 from core.scenario import Scenario
 from core.traffic import Traffic
@@ -76,12 +78,17 @@ def digest_for(
     memo: OrderedDict[str, QuoteMove] = OrderedDict()
     material: list[tuple[QuoteRef, QuoteMove]] = []
     checked = errors = 0
+    changes = changes_between(engine.catalog, since, until)
+    new_stacks = [engine.catalog.stacks.get(c.id) for c in changes if c.kind == "stack"]
     for ref, question in quotes:
         checked += 1
         key = f"{type(question).__name__}:{question.model_dump_json()}"
         move = memo.get(key)
         if move is None:
-            move = reprice(question, engine, before=since, after=until)
+            if untouched(question, new_stacks, engine.catalog):
+                move = QuoteMove(kind=_kind(question), before=since, after=until)
+            else:
+                move = reprice(question, engine, before=since, after=until)
             memo[key] = move
             if len(memo) > MEMO_SIZE:
                 memo.popitem(last=False)
@@ -91,7 +98,6 @@ def digest_for(
         if is_material(move, threshold_pct=threshold_pct, threshold_usd=threshold_usd):
             material.append((ref, move))
     material.sort(key=lambda rm: (-abs(rm[1].monthly_impact_usd), rm[0].name, rm[0].id))
-    changes = changes_between(engine.catalog, since, until)
     moves = [m for _, m in material]
     return Digest(
         since=since,
@@ -112,6 +118,32 @@ def digest_for(
         ),
         top=top,
     )
+
+
+def untouched(question: Scenario | Traffic, new_stacks: list[Stack], catalog: Catalog) -> bool:
+    """True when no stack released in the period can serve the question, so its economics
+    cannot have moved (``as_of`` only changes which stacks are eligible): the digest
+    then skips re-pricing it, which is what makes thousands of quotes cheap to check.
+    Questions the catalog cannot read are re-priced, so their error is reported."""
+    if question.stack is not None or question.as_of is not None:
+        return True
+    try:
+        model = catalog.models.get(question.model).id
+        if isinstance(question, Traffic):
+            gpus = [catalog.gpus.get(g).id for g in question.gpus] if question.gpus else None
+        else:
+            gpus = [catalog.gpus.get(question.gpu).id]
+    except LeasewiseError:
+        return False
+    return not any(
+        (not stack.models or model in stack.models)
+        and (gpus is None or not stack.gpus or any(g in stack.gpus for g in gpus))
+        for stack in new_stacks
+    )
+
+
+def _kind(question: Scenario | Traffic) -> Kind:
+    return "traffic" if isinstance(question, Traffic) else "scenario"
 
 
 def headline(

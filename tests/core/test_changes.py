@@ -23,6 +23,7 @@ from core.changes import (
     is_material,
     reprice,
 )
+from core.changes.digest import untouched
 from core.perf.engine import PerfEngine
 from core.perf.validation import build_engine
 from core.scenario import Scenario
@@ -293,3 +294,16 @@ def test_a_quote_that_names_its_stack_keeps_it(engine):
     assert move.error is None and not move.moved
     assert move.stack_before == move.stack_after == "vllm-k3-decode"
     assert move.usd_per_million_after == pytest.approx(12.64, abs=0.01)
+
+
+def test_a_quote_no_new_stack_can_serve_is_not_repriced(engine: PerfEngine) -> None:
+    """The decode path serves Kimi K3 only: a DeepSeek quote on H200 cannot have moved."""
+    new = [
+        engine.catalog.stacks.get(c.id)
+        for c in changes_between(engine.catalog, dt.date(2026, 10, 1), dt.date(2026, 10, 31))
+        if c.kind == "stack"
+    ]
+    other = Scenario(model="deepseek-r1", gpu="h200", gpus=8, concurrency=16)
+    k3 = Scenario(model="kimi-k3", gpu="b300", gpus=16, concurrency=16)
+    assert untouched(other, new, engine.catalog)
+    assert not untouched(k3, new, engine.catalog)
