@@ -83,3 +83,17 @@ def test_the_digest_fits_slack_for_one_and_for_500_quotes(desk: Services) -> Non
             assert "<!channel>" not in part.text + str(part.blocks)
         if count == 500:
             assert len(message.overflow) >= 1  # the full list goes to the thread
+
+
+def test_the_digest_list_fits_slack_with_many_channels(lease: Lease, desk: Services) -> None:
+    for n in range(120):
+        lease(f"digest subscribe <#C{n:05d}> friday 4pm UTC")
+    reply = lease("digest list")
+    message = desk.renderer.message(reply.template, **reply.context)
+    for part in (message, *message.overflow):
+        assert violations(part.blocks) == []
+
+
+def test_the_admin_form_is_a_valid_modal(desk: Services) -> None:
+    view = desk.renderer.view("admin_add_modal")
+    assert view["callback_id"] == "admin_add"

@@ -173,3 +173,13 @@ def test_health_reports_the_database(server: Running) -> None:
 
     response = httpx.get(server.url + "/healthz")
     assert response.status_code == 200 and response.json()["database"] == "ok"
+
+
+def test_digest_subscribe_defaults_to_the_subscribers_slack_time_zone_and_is_announced(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    slack.users["U0SALES"] = {"tz": "Asia/Tokyo"}
+    body = answer_to(poster, slack, "digest subscribe monday 9am")
+    assert body["response_type"] == "in_channel"
+    assert "Asia/Tokyo" in all_text(body)
+    assert slack.calls_to("users.info")[0].body["user"] == "U0SALES"
