@@ -13,6 +13,7 @@ Slack's retry.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -45,17 +46,8 @@ def register(app: App, services: Services) -> None:
         ack()
         if event.get("bot_id"):
             return
-        key = _thread(body, event)
         text = _MENTION.sub(" ", event.get("text", "")).strip()
-        engine = services.engines.current()
-        _handle(
-            services,
-            client,
-            body,
-            event,
-            key,
-            lambda s: _mentioned(services, engine, s, key, text),
-        )
+        _handle(services, client, body, event, text, _mentioned)
 
     @app.event("message")
     def on_message(
@@ -68,27 +60,23 @@ def register(app: App, services: Services) -> None:
         ack()
         if _not_for_us(event, context):
             return
-        key = _thread(body, event)
-        text = event.get("text", "")
-        engine = services.engines.current()
-        _handle(
-            services,
-            client,
-            body,
-            event,
-            key,
-            lambda s: follow_up(engine, s, key, text, services.clock),
-        )
+        _handle(services, client, body, event, event.get("text", ""), _followed)
+
+
+Act = Callable[[Services, PerfEngine, Session, ThreadKey, str], Reply | None]
+"""What a listener does inside the event's transaction: answer, or edit the thread."""
+
+
+def _followed(
+    services: Services, engine: PerfEngine, session: Session, key: ThreadKey, text: str
+) -> Reply | None:
+    return follow_up(engine, session, key, text, services.clock)
 
 
 def _mentioned(
     services: Services, engine: PerfEngine, session: Session, key: ThreadKey, text: str
 ) -> Reply:
-    """A mention in a thread leasewise already answers is a follow-up; else a new question.
-
-    The engine is fetched before the transaction: on SQLite, reading the additions
-    inside it would wait on the write lock this very transaction holds.
-    """
+    """A mention in a thread leasewise already answers is a follow-up; else a new question."""
     followed = follow_up(engine, session, key, text, services.clock)
     if followed is not None:
         return followed
@@ -103,9 +91,13 @@ def _handle(
     client: WebClient,
     body: dict[str, Any],
     event: dict[str, Any],
-    key: ThreadKey,
-    act: Any,
+    text: str,
+    act: Act,
 ) -> None:
+    key = _thread(body, event)
+    # Fetched before the transaction: on SQLite, reading the engine's additions inside
+    # it would wait on the write lock this very transaction holds.
+    engine = services.engines.current()
     now = services.clock()
     try:
         with services.sessions.begin() as session:
@@ -120,7 +112,7 @@ def _handle(
             if not first:
                 return
             try:
-                reply = act(session)
+                reply = act(services, engine, session, key, text)
             except (InputError, StorageError) as exc:
                 reply = error_reply(exc)
             if reply is None:
