@@ -11,8 +11,10 @@ agree on the period whichever fires first.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -29,6 +31,7 @@ from storage import digests
 from storage.clock import to_utc
 from storage.models import DigestSubscription
 
+log = logging.getLogger("leasewise.digests")
 JOB_PREFIX = "digest-"
 MAINTENANCE_JOB = "digests-maintenance"
 MAINTENANCE_EVERY = timedelta(minutes=5)
@@ -38,6 +41,11 @@ LOOKBACK = timedelta(days=8)
 """Far enough back to find the previous firing of a weekly schedule, DST shifts included."""
 
 _JOB_ID = re.compile(rf"^{JOB_PREFIX}(\d+)$")
+
+
+ClientFor = Callable[[str], WebClient | None]
+"""A workspace's Web API client (OAuth installs: one bot token per workspace), or None
+when the workspace has uninstalled the app."""
 
 
 def job_id(subscription_id: int) -> str:
@@ -77,7 +85,7 @@ class DigestScheduler:
     def __init__(
         self,
         services: Services,
-        client: WebClient,
+        client: WebClient | ClientFor,
         compose: Compose,
         *,
         scheduler: BaseScheduler | None = None,
@@ -206,10 +214,23 @@ class DigestScheduler:
             return None
         if _posted(self._services, subscription.id, period_of(subscription, fire).key):
             return None  # a read, so a restart loop does not open write transactions
-        outcome = run_digest(self._services, self._client, subscription.id, fire, self._compose)
+        client = self._client_for(subscription.workspace_id)
+        if client is None:
+            log.warning(
+                "digest %s: no bot token for workspace %s (uninstalled?)",
+                subscription.id,
+                subscription.workspace_id,
+            )
+            return None
+        outcome = run_digest(self._services, client, subscription.id, fire, self._compose)
         if outcome in ("paused", "gone"):
             self._drop(subscription.id)
         return outcome
+
+    def _client_for(self, workspace_id: str) -> WebClient | None:
+        if isinstance(self._client, WebClient):
+            return self._client
+        return self._client(workspace_id)
 
     def _drop(self, subscription_id: int) -> None:
         with self._lock:

@@ -47,7 +47,7 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         from bot.digest_compose import compose
         from bot.digest_scheduler import DigestScheduler
         from bot.serve import run_http, run_socket
-        from bot.slack.app import MissingSettings, create_app, make_client
+        from bot.slack.app import MissingSettings, create_app, make_client, workspace_clients
 
         console = make_console()
         with friendly_errors(lambda: False, console):
@@ -64,18 +64,17 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
                     )
                 services = build_services(settings, load_engine)
                 client = make_client(settings)
-                scheduler = None
-                if mode != "oauth":  # digests post with the one bot token
-                    scheduler = DigestScheduler(services, client, compose)
-                    services = replace(services, subscriptions_changed=scheduler.sync)
-                app = create_app(settings, services, client=client, socket=socket)
+                per_workspace = workspace_clients(settings, services) if mode == "oauth" else None
+                scheduler = DigestScheduler(services, per_workspace or client, compose)
+                hooked = replace(services, subscriptions_changed=scheduler.sync)
+                app = create_app(settings, hooked, client=client, socket=socket)
             except MissingSettings as exc:
                 hint = "see the README's 'Installing in Slack'"
                 raise BadInput(str(exc), field="settings", hint=hint) from exc
             if socket:
-                run_socket(app, services, settings, scheduler)
+                run_socket(app, hooked, settings, scheduler)
             else:
-                run_http(app, services, settings, scheduler)
+                run_http(app, hooked, settings, scheduler)
 
     @cli.command("run")
     def run_cmd(ctx: typer.Context) -> None:

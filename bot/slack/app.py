@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 
 from slack_bolt import App
 from slack_bolt.oauth.oauth_settings import OAuthSettings
@@ -48,6 +49,27 @@ def make_client(settings: Settings) -> WebClient:
     if not any(isinstance(h, ConnectionErrorRetryHandler) for h in client.retry_handlers):
         client.retry_handlers.append(ConnectionErrorRetryHandler(max_retry_count=retries))
     return client
+
+
+def workspace_clients(
+    settings: Settings, services: Services
+) -> Callable[[str], WebClient | None]:
+    """For installs by OAuth: each workspace's client, with the bot token its install stored.
+
+    Digests run outside any Slack request, so nothing hands them a token; they look up
+    the workspace's installation, as Bolt's own authorization does for requests.
+    """
+    store = installation_store(settings, services)
+
+    def client_for(workspace_id: str) -> WebClient | None:
+        bot = store.find_bot(enterprise_id=None, team_id=workspace_id)
+        if bot is None or not bot.bot_token:
+            return None
+        client = make_client(settings)
+        client.token = bot.bot_token
+        return client
+
+    return client_for
 
 
 def create_app(
@@ -103,6 +125,14 @@ def create_app(
     return app
 
 
+def installation_store(settings: Settings, services: Services) -> SQLAlchemyInstallationStore:
+    """Installations live in the app's own database (tables made by our migrations)."""
+    assert settings.slack_client_id, "installations are kept per OAuth client id"
+    return SQLAlchemyInstallationStore(
+        client_id=settings.slack_client_id, engine=services.sessions.kw["bind"]
+    )
+
+
 def _oauth_settings(settings: Settings, services: Services) -> OAuthSettings:
     assert settings.slack_client_id and settings.slack_client_secret
     engine = services.sessions.kw["bind"]
@@ -112,9 +142,7 @@ def _oauth_settings(settings: Settings, services: Services) -> OAuthSettings:
         scopes=list(settings.slack_scopes),
         install_path=INSTALL_PATH,
         redirect_uri_path=REDIRECT_PATH,
-        installation_store=SQLAlchemyInstallationStore(
-            client_id=settings.slack_client_id, engine=engine
-        ),
+        installation_store=installation_store(settings, services),
         state_store=SQLAlchemyOAuthStateStore(
             expiration_seconds=OAUTH_STATE_SECONDS, engine=engine
         ),

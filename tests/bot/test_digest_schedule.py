@@ -386,3 +386,15 @@ def test_a_process_killed_between_claim_and_post_leads_to_exactly_one_post(
     clock.now += digests.DEFAULT_LEASE
     assert [run(), run()] == ["posted", "taken"]
     assert posted(slack) == ["digest 2026-W49"]
+
+
+def test_each_workspace_posts_with_its_own_client_and_an_uninstalled_one_waits(
+    services, sub, client, slack
+):
+    idle = BackgroundScheduler(timezone=UTC)
+    uninstalled = DigestScheduler(services, lambda workspace: None, say(), scheduler=idle)
+    assert uninstalled.catch_up(NINE_BERLIN + timedelta(minutes=1)) == {}
+    assert runs(services, sub) == []  # nothing claimed: a reinstall within grace still posts
+    per_workspace = {"T0001": client}
+    installed = DigestScheduler(services, per_workspace.get, say(), scheduler=idle)
+    assert installed.catch_up(NINE_BERLIN + timedelta(minutes=2)) == {sub: "posted"}

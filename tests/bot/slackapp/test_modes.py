@@ -6,11 +6,12 @@ import asyncio
 
 import httpx
 import pytest
+from slack_sdk.oauth.installation_store import Installation
 
 from bot.serve import build_asgi
 from bot.services import Services
 from bot.settings import Settings
-from bot.slack.app import MissingSettings, create_app
+from bot.slack.app import MissingSettings, create_app, installation_store, workspace_clients
 from tests.fakes.slack_api import FakeSlack
 
 
@@ -66,3 +67,33 @@ def test_oauth_install_page_links_to_slack_with_the_scopes(
     assert "https://slack.com/oauth/v2/authorize" in response.text
     assert "client_id=111.222" in response.text
     assert "scope=" + ",".join(settings.slack_scopes) in response.text
+
+
+def test_oauth_digests_post_with_each_workspaces_own_bot_token(
+    services: Services, slack: FakeSlack
+) -> None:
+    settings = Settings(
+        database_url=services.settings.database_url,
+        slack_client_id="111.222",
+        slack_client_secret="client-secret",
+        slack_signing_secret="signing-secret",
+        slack_api_url=slack.api_url,
+    )
+    installation_store(settings, services).save(
+        Installation(
+            app_id="A0LEASE",
+            enterprise_id=None,
+            team_id="T0001",
+            user_id="U0SALES",
+            bot_token="xoxb-acme-workspace",
+            bot_id="B0BOT",
+            bot_user_id="U0BOT",
+            bot_scopes=list(settings.slack_scopes),
+        )
+    )
+    client_for = workspace_clients(settings, services)
+    assert client_for("T0UNKNOWN") is None
+    client = client_for("T0001")
+    assert client is not None
+    client.chat_postMessage(channel="C0DEALS", text="digest")
+    assert slack.calls_to("chat.postMessage")[0].token == "xoxb-acme-workspace"
