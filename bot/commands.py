@@ -34,15 +34,15 @@ def run(services: Services, caller: Caller, text: str) -> Reply:
     handler = HANDLERS.get(name)
     try:
         if handler is None:
-            return _free_text(services, text.strip(), name)
+            return _free_text(services, caller, text.strip(), name)
         return handler(services, caller, rest.strip())
     except (InputError, StorageError) as exc:
         return error_reply(exc)
 
 
-def _free_text(services: Services, text: str, word: str) -> Reply:
+def _free_text(services: Services, caller: Caller, text: str, word: str) -> Reply:
     if not text:
-        return help_reply(services, Caller("", None, ""), "")
+        return help_reply(services, caller, "")
     reply = answer(services.engines.current(), text)
     close = difflib.get_close_matches(word, HANDLERS, n=1, cutoff=0.75)
     if reply.template == "needs_more" and close:
