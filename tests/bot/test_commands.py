@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from bot.commands import HANDLERS
 from bot.conversation import Reply
 from bot.digest_commands import read_schedule
 from bot.services import Services
@@ -113,9 +114,12 @@ def test_non_admins_are_refused(lease: Lease) -> None:
 
 
 def help_examples(desk: Services) -> list[str]:
-    text = desk.renderer.message("help", command="/lease", topic=None).console_text()
-    marker = "e.g. /lease "
-    return [line.split(marker, 1)[1] for line in text.splitlines() if marker in line]
+    """Every "e.g." line of /lease help and of each command's own help."""
+    marker, examples = "e.g. /lease ", []
+    for topic in (None, *HANDLERS):
+        text = desk.renderer.message("help", command="/lease", topic=topic).console_text()
+        examples += [line.split(marker, 1)[1] for line in text.splitlines() if marker in line]
+    return list(dict.fromkeys(examples))
 
 
 def test_every_example_in_help_works(lease: Lease, desk: Services) -> None:
