@@ -278,6 +278,8 @@ def _number(raws: list[Raw], i: int, refused: list[str]) -> tuple[Tok, int]:
 
 
 def _joined(raws: list[Raw], i: int, j: int) -> str:
+    if j == i + 1:
+        return raws[i].text  # most numbers are one piece
     return "".join(
         (" " if k > i and raws[k].start != raws[k - 1].end else "") + raws[k].text
         for k in range(i, j)
