@@ -71,9 +71,13 @@ def cost(services: Services, caller: Caller, text: str) -> Reply:
 
 
 def compare(services: Services, caller: Caller, text: str) -> Reply:
-    """``compare K3 on B300 vs A100, batch 16``: the same deployment on each GPU named."""
+    """``compare K3 on B300 vs A100, batch 16``: the same deployment on each GPU named;
+    for traffic, the sizing across the GPUs named (or every GPU)."""
     engine = services.engines.current()
     parsed = parse(text, engine.catalog)
+    traffic = parsed.traffic()
+    if traffic is not None:  # traffic: size it on every GPU the question allows
+        return compare_reply(services, traffic, list(traffic.gpus or ()))
     scenario = parsed.scenario()
     if scenario is None:
         return needs_more(parsed, "scenario")
@@ -86,6 +90,8 @@ def compare_reply(services: Services, question: Question, gpus: list[str]) -> Re
     """GPUs side by side for a deployment; for traffic, a sizing free to use any GPU."""
     engine = services.engines.current()
     if isinstance(question, Traffic):
+        if len(gpus) > 1:
+            return answer_question(engine, question, changed=[f"compared {', '.join(gpus)}"])
         return answer_question(
             engine,
             question.model_copy(update={"gpus": None}),

@@ -221,7 +221,7 @@ def remove_catalog_entry(
         raise NotFound(
             f"no added {kind} with id {entry_id.strip()!r}",
             field="id",
-            hint=f"`admin list {kind}` shows what admins have added",
+            hint="`admin audit` shows what admins have added and removed",
         )
     now = to_utc(clock())
     target, body = f"{kind} {row.entry_id}", row.body

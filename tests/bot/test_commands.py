@@ -129,3 +129,9 @@ def test_every_example_in_help_works(lease: Lease, desk: Services) -> None:
     for example in examples:
         reply = lease(example, user=ADMIN)
         assert reply.template not in ("error", "needs_more", "apology"), (example, reply.context)
+
+
+def test_compare_for_traffic_sizes_it_on_every_gpu(lease: Lease) -> None:
+    reply = lease("compare Kimi K3, 2B output tokens a day, peaks 3x")
+    assert reply.template == "sizing"
+    assert len({o.gpu for o in reply.context["sizing"].options}) > 1
