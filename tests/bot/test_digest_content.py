@@ -97,3 +97,27 @@ def test_the_digest_list_fits_slack_with_many_channels(lease: Lease, desk: Servi
 def test_the_admin_form_is_a_valid_modal(desk: Services) -> None:
     view = desk.renderer.view("admin_add_modal")
     assert view["callback_id"] == "admin_add"
+
+
+def test_a_regression_is_flagged_in_the_digest(desk: Services) -> None:
+    digest = synthetic(1)
+    ref, move = digest.moves[0]
+    worse = move.model_copy(
+        update={
+            "usd_per_million_after": 11.2,
+            "relative_change": 0.12,
+            "regression": True,
+            "what_it_means": ["cost per M output tokens up 12%: check before quoting"],
+        }
+    )
+    regressed = digest.model_copy(
+        update={
+            "moves": [(ref, worse)],
+            "regressions": 1,
+            "headline": "vLLM 0.13 raised cost per M output tokens 12%",
+        }
+    )
+    message = render_digest(desk, regressed, weekly_no_change=False)
+    assert message is not None
+    text = message.text + str(message.blocks)
+    assert ":warning:" in text and "regression" in text and "check before quoting" in text
