@@ -5,9 +5,11 @@ A channel post that mentions the bot arrives twice (``app_mention`` and
 listener owns mentions; the message listener skips anything that mentions the
 bot, anything from a bot (itself included) and anything outside a thread. Both
 mark the event (and the message) processed in the same transaction as the
-thread's edit, so a retry or a second replica finds it done; the transaction
-commits only after the answer is posted, so a failed post leaves the event for
-Slack's retry.
+thread's edit, so a retry or a second replica finds it done. That transaction
+commits before the answer is posted: Slack does not redeliver an event that was
+acknowledged, so holding it open across the post would only block other writers
+(on SQLite, all of them) while Slack makes us wait; a post that fails gets an
+apology with a reference id instead.
 """
 
 from __future__ import annotations
@@ -115,14 +117,11 @@ def _handle(
                 reply = act(services, engine, session, key, text)
             except (InputError, StorageError) as exc:
                 reply = error_reply(exc)
-            if reply is None:
-                return
-            post_in_thread(
-                client,
-                render(services.renderer, reply),
-                channel=key.channel_id,
-                thread_ts=key.thread_ts,
-            )
+            message = None if reply is None else render(services.renderer, reply)
+        # Committed before posting: the post may wait out a 429 for many seconds, and on
+        # SQLite an open transaction would hold every other writer back that long.
+        if message is not None:
+            post_in_thread(client, message, channel=key.channel_id, thread_ts=key.thread_ts)
     except Exception as exc:  # noqa: BLE001 - the thread still hears something
         apologize(
             services.renderer,

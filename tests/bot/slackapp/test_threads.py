@@ -136,3 +136,14 @@ def test_a_thread_answer_that_slack_rate_limits_is_retried(
     poster.event(mention("Kimi K3 on 8x B300", "700.1"), event_id="EvL")
     calls = slack.wait_for("chat.postMessage", count=2, timeout=10)
     assert calls[1].body["thread_ts"] == "700.1"
+
+
+def test_an_answer_waiting_out_a_rate_limit_does_not_hold_up_other_threads(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    slack.rate_limit_next("chat.postMessage", retry_after=2)
+    poster.event(mention("Kimi K3 on 8x B300", "800.1"), event_id="EvSlow")
+    slack.wait_for("chat.postMessage")  # the first attempt, answered 429
+    poster.event(mention("Kimi K3 on 16x B300", "900.1"), event_id="EvFast")
+    calls = slack.wait_for("chat.postMessage", count=3, timeout=10)
+    assert [c.body["thread_ts"] for c in calls] == ["800.1", "900.1", "800.1"]
