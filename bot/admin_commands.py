@@ -7,11 +7,11 @@ commits, so an addition naming an unknown GPU never reaches the engine.
 
 from __future__ import annotations
 
-import re
 from typing import Any, cast
 
 import yaml
 
+from bot.arguments import take
 from bot.catalog_feed import check_merged
 from bot.conversation import Reply
 from bot.services import Caller, Services
@@ -27,7 +27,6 @@ USAGE = (
 )
 ADD_MODAL = "admin_add_modal"
 """A view, not a message: the Slack listener opens it with the command's trigger_id."""
-_SOURCE = re.compile(r"""\bsource\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""", re.IGNORECASE)
 
 
 def run(services: Services, caller: Caller, text: str) -> Reply:
@@ -63,10 +62,7 @@ def run(services: Services, caller: Caller, text: str) -> Reply:
 
 
 def _price(services: Services, caller: Caller, text: str) -> Reply:
-    found = _SOURCE.search(text)
-    source = next((g for g in found.groups() if g is not None), "") if found else ""
-    if found:
-        text = text[: found.start()] + text[found.end() :]
+    source, text = take(text, "source")
     words = text.split()
     if not words or words[0].lower() not in ("set", "remove"):
         raise InputError("say `price set` or `price remove`", field="price", hint=USAGE)

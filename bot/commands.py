@@ -18,6 +18,7 @@ from core.compare import across_gpus, price_contrasts
 from core.errors import InputError
 from core.parse import parse
 from core.parse.result import understand
+from core.perf.engine import PerfEngine
 from core.scenario import Scenario
 from core.traffic import Traffic
 from storage.errors import StorageError
@@ -77,18 +78,17 @@ def compare(services: Services, caller: Caller, text: str) -> Reply:
     parsed = parse(text, engine.catalog)
     traffic = parsed.traffic()
     if traffic is not None:  # traffic: size it on every GPU the question allows
-        return compare_reply(services, traffic, list(traffic.gpus or ()))
+        return compare_reply(engine, traffic, list(traffic.gpus or ()))
     scenario = parsed.scenario()
     if scenario is None:
         return needs_more(parsed, "scenario")
     reading, pairs, _ = understand(text, engine.catalog)
     named = pairs.gpu_ids or reading.gpu_ids
-    return compare_reply(services, scenario, named)
+    return compare_reply(engine, scenario, named)
 
 
-def compare_reply(services: Services, question: Question, gpus: list[str]) -> Reply:
+def compare_reply(engine: PerfEngine, question: Question, gpus: list[str]) -> Reply:
     """GPUs side by side for a deployment; for traffic, a sizing free to use any GPU."""
-    engine = services.engines.current()
     if isinstance(question, Traffic):
         if len(gpus) > 1:
             return answer_question(engine, question, changed=[f"compared {', '.join(gpus)}"])

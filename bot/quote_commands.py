@@ -6,21 +6,21 @@ weekly digest can tell the team when a new serving stack moved it.
 
 from __future__ import annotations
 
-import re
 import shlex
 
+from bot.arguments import take
 from bot.conversation import Reply, needs_more
 from bot.services import Caller, Services
 from core.errors import InputError
 from core.estimate import estimate
 from core.parse import parse
+from core.perf.engine import PerfEngine
 from core.sizing import Sizing, size
 from core.traffic import Traffic
 from storage import quotes
 from storage.questions import Economics, Question
 
 USAGE = "e.g. `/lease quote save acme-q3 customer=Acme Kimi K3 on 16x B300, batch 64, $5/hr`"
-_CUSTOMER = re.compile(r"""\bcustomer\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""", re.IGNORECASE)
 
 
 def run(services: Services, caller: Caller, text: str) -> Reply:
@@ -45,18 +45,23 @@ def run(services: Services, caller: Caller, text: str) -> Reply:
     )
 
 
-def economics_of(services: Services, question: Question) -> Economics:
-    engine = services.engines.current()
+def economics_of(engine: PerfEngine, question: Question) -> Economics:
     if isinstance(question, Traffic):
         return size(question, engine)
     return estimate(question, engine)
 
 
 def save(
-    services: Services, caller: Caller, *, name: str, customer: str, question: Question
+    services: Services,
+    caller: Caller,
+    engine: PerfEngine,
+    *,
+    name: str,
+    customer: str,
+    question: Question,
 ) -> Reply:
     """Save ``question`` with today's economics; a taken name is an error, nothing written."""
-    economics = economics_of(services, question)
+    economics = economics_of(engine, question)
     with services.sessions.begin() as session:
         quote = quotes.save(
             session,
@@ -95,11 +100,7 @@ def _save_text(services: Services, caller: Caller, text: str) -> Reply:
     name, _, rest = text.partition(" ")
     if not name or "=" in name:
         raise InputError("a quote needs a name first", field="name", hint=USAGE)
-    customer = ""
-    found = _CUSTOMER.search(rest)
-    if found:
-        customer = next(g for g in found.groups() if g is not None)
-        rest = rest[: found.start()] + rest[found.end() :]
+    customer, rest = take(rest, "customer")
     if not customer:
         raise InputError("say who the quote is for", field="customer", hint=USAGE)
     engine = services.engines.current()
@@ -107,7 +108,7 @@ def _save_text(services: Services, caller: Caller, text: str) -> Reply:
     question = parsed.traffic() or parsed.scenario()
     if question is None:
         return needs_more(parsed)
-    return save(services, caller, name=name, customer=customer, question=question)
+    return save(services, caller, engine, name=name, customer=customer, question=question)
 
 
 def _list(services: Services, caller: Caller) -> Reply:

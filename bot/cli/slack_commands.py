@@ -47,7 +47,13 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         from bot.digest_compose import compose
         from bot.digest_scheduler import DigestScheduler
         from bot.serve import run_http, run_socket
-        from bot.slack.app import MissingSettings, create_app, make_client, workspace_clients
+        from bot.slack.app import (
+            MissingSettings,
+            create_app,
+            make_client,
+            require_slack,
+            workspace_clients,
+        )
 
         console = make_console()
         with friendly_errors(lambda: False, console):
@@ -55,13 +61,7 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
             if port is not None:
                 settings = settings.model_copy(update={"port": port})
             try:
-                mode = settings.slack_mode(socket=socket)
-                if mode == "console":
-                    raise MissingSettings(
-                        "no Slack credentials are set (SLACK_BOT_TOKEN and "
-                        "SLACK_SIGNING_SECRET, or SLACK_CLIENT_ID/SECRET for OAuth, or "
-                        "SLACK_APP_TOKEN for --socket); try `leasewise chat` locally"
-                    )
+                mode = require_slack(settings, socket=socket)  # before opening anything
                 services = build_services(settings, load_engine)
                 client = make_client(settings)
                 per_workspace = workspace_clients(settings, services) if mode == "oauth" else None

@@ -19,7 +19,7 @@ from bot.commands import compare_reply
 from bot.conversation import Reply, answer_question, decode_question, start_thread
 from bot.services import Services
 from bot.slack.delivery import apologize, post_in_thread, render, respond_with
-from bot.slack.views import open_quote_modal
+from bot.slack.views import open_quote_modal, team_of
 from core.curves import cost_curve, growth_curve
 from core.errors import InputError
 from core.estimate import estimate
@@ -98,7 +98,8 @@ def register(app: App, services: Services) -> None:
 
     def compare_gpus(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
         question = decode_question(_value(body))
-        _answer_click(services, body, respond, client, compare_reply(services, question, []))
+        reply = compare_reply(services.engines.current(), question, [])
+        _answer_click(services, body, respond, client, reply)
 
     def share_answer(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
         question = decode_question(_value(body))
@@ -110,7 +111,7 @@ def register(app: App, services: Services) -> None:
         channel, _ = _where(body)
         message = render(services.renderer, reply)
         ts = post_in_thread(client, message, channel=channel, thread_ts=None)
-        key = ThreadKey(workspace_id=_team(body), channel_id=channel, thread_ts=ts)
+        key = ThreadKey(workspace_id=team_of(body), channel_id=channel, thread_ts=ts)
         with services.sessions.begin() as session:
             start_thread(session, key, question, services.clock)
 
@@ -132,10 +133,6 @@ def _answer_click(
 
 def _value(body: dict[str, Any]) -> str:
     return str(body["actions"][0].get("value", ""))
-
-
-def _team(body: dict[str, Any]) -> str:
-    return str((body.get("team") or {}).get("id") or body.get("user", {}).get("team_id", ""))
 
 
 def _where(body: dict[str, Any]) -> tuple[str, str | None]:

@@ -23,7 +23,7 @@ from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallation
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
 from bot.services import Services
-from bot.settings import Settings
+from bot.settings import Settings, SlackMode
 from bot.slack import actions, events, home, slash, views
 
 INSTALL_PATH = "/slack/install"
@@ -72,6 +72,22 @@ def workspace_clients(
     return client_for
 
 
+def require_slack(settings: Settings, *, socket: bool = False) -> SlackMode:
+    """How the app will talk to Slack; MissingSettings naming what to set, if it cannot."""
+    mode = settings.slack_mode(socket=socket)
+    if mode == "console":
+        raise MissingSettings(
+            "no Slack credentials are set: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET "
+            "(one workspace), SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_SIGNING_SECRET "
+            "(installable app), or SLACK_APP_TOKEN and SLACK_BOT_TOKEN (Socket Mode); "
+            "`leasewise chat` runs without Slack"
+        )
+    missing = settings.missing_for(mode)
+    if missing:
+        raise MissingSettings(f"{mode} mode needs {', '.join(missing)} to be set")
+    return mode
+
+
 def create_app(
     settings: Settings,
     services: Services,
@@ -84,17 +100,7 @@ def create_app(
     Raises:
         MissingSettings: a secret the mode needs is unset (names each variable).
     """
-    mode = settings.slack_mode(socket=socket)
-    if mode == "console":
-        raise MissingSettings(
-            "no Slack credentials are set: set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET "
-            "(one workspace), SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_SIGNING_SECRET "
-            "(installable app), or SLACK_APP_TOKEN and SLACK_BOT_TOKEN (Socket Mode); "
-            "`leasewise chat` runs without Slack"
-        )
-    missing = settings.missing_for(mode)
-    if missing:
-        raise MissingSettings(f"{mode} mode needs {', '.join(missing)} to be set")
+    mode = require_slack(settings, socket=socket)
     client = client or make_client(settings)
     secret = settings.slack_signing_secret
     signing_secret = secret.get_secret_value() if secret else None

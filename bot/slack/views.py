@@ -21,6 +21,7 @@ from bot.catalog_feed import add_entries
 from bot.conversation import decode_question, encode_question
 from bot.quote_commands import save
 from bot.services import Caller, Services
+from core.catalog import Catalog
 from core.catalog.loading import additions_from_text
 from core.errors import CatalogError, InputError
 from core.scenario import Scenario
@@ -58,16 +59,18 @@ def register(app: App, services: Services) -> None:
     @app.view(CALLBACK_ID)
     def on_submit(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
         values = _values(view)
-        errors, question = read_form(services, values, view.get("private_metadata", ""))
+        engine = services.engines.current()
+        errors, question = read_form(engine.catalog, values, view.get("private_metadata", ""))
         if errors or question is None:
             ack(response_action="errors", errors=errors)
             return
         user = body["user"]["id"]
-        caller = Caller(workspace_id=_team(body), channel_id=None, user_id=user)
+        caller = Caller(workspace_id=team_of(body), channel_id=None, user_id=user)
         try:
             reply = save(
                 services,
                 caller,
+                engine,
                 name=values.get("name", ""),
                 customer=values.get("customer", ""),
                 question=question,
@@ -84,7 +87,7 @@ def register(app: App, services: Services) -> None:
 
 
 def read_form(
-    services: Services, values: dict[str, str], metadata: str
+    catalog: Catalog, values: dict[str, str], metadata: str
 ) -> tuple[dict[str, str], Question | None]:
     """Errors by block id (what Slack shows under each input), or the question to save."""
     errors: dict[str, str] = {}
@@ -95,7 +98,6 @@ def read_form(
     if carried is not None and not isinstance(carried, Scenario):
         return errors, None if errors else carried
     fields: dict[str, Any] = {}
-    catalog = services.engines.current().catalog
     for name, table in (("model", catalog.models), ("gpu", catalog.gpus)):
         try:
             fields[name] = table.get(values.get(name, ""), field_name=name).id
@@ -140,8 +142,9 @@ def _values(view: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def _team(body: dict[str, Any]) -> str:
-    return str((body.get("team") or {}).get("id") or body["user"].get("team_id", ""))
+def team_of(body: dict[str, Any]) -> str:
+    """The workspace of a click or a form: ``team``, or the user's team when absent."""
+    return str((body.get("team") or {}).get("id") or body.get("user", {}).get("team_id", ""))
 
 
 ADD_CALLBACK_ID = "admin_add"
