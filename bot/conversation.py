@@ -20,12 +20,12 @@ from core.errors import InputError
 from core.estimate import estimate
 from core.parse import Parsed, apply_followup, parse
 from core.perf.engine import PerfEngine
+from core.questions import Question, kind_of
 from core.scenario import Scenario
 from core.sizing import size
 from core.traffic import Traffic
 from storage import threads
 from storage.errors import NotFound, StorageError
-from storage.questions import Question, kind_of
 
 MAX_VALUE_CHARS = 2000
 """Slack's limit on a button's value; a question that does not fit gets no buttons."""

@@ -11,8 +11,8 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.engine_source import EngineSource
-from bot.rendering import Renderer
+from bot.engine.source import EngineSource
+from bot.render.renderer import Renderer
 from bot.settings import Settings
 from storage.clock import utc_now
 

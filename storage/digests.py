@@ -52,6 +52,47 @@ TIMEZONE_HINT = "use an IANA time zone name, e.g. Europe/Berlin, America/New_Yor
 # --- subscriptions -------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Subscription:
+    """A channel's weekly digest as the app reads it: when, in which zone, what counts.
+
+    A frozen copy of the row, so callers can keep it past the session that read it.
+    """
+
+    id: int
+    workspace_id: str
+    channel_id: str
+    day_of_week: int
+    """0 is Monday."""
+    hour: int
+    timezone: str
+    threshold_pct: float
+    threshold_usd: float
+    weekly_no_change: bool
+    paused: bool
+    pause_reason: str | None
+    created_by: str
+    created_at: datetime
+
+
+def _subscription(row: DigestSubscription) -> Subscription:
+    return Subscription(
+        id=row.id,
+        workspace_id=row.workspace_id,
+        channel_id=row.channel_id,
+        day_of_week=row.day_of_week,
+        hour=row.hour,
+        timezone=row.timezone,
+        threshold_pct=row.threshold_pct,
+        threshold_usd=row.threshold_usd,
+        weekly_no_change=bool(row.weekly_no_change),
+        paused=bool(row.paused),
+        pause_reason=row.pause_reason,
+        created_by=row.created_by,
+        created_at=from_db(row.created_at),
+    )
+
+
 def subscribe(
     session: Session,
     *,
@@ -65,7 +106,7 @@ def subscribe(
     created_by: str,
     now: datetime,
     weekly_no_change: bool = False,
-) -> DigestSubscription:
+) -> Subscription:
     """Subscribe a channel, or change its subscription: a channel has at most one.
 
     Subscribing again replaces the schedule and thresholds and resumes a paused
@@ -108,7 +149,8 @@ def subscribe(
         .on_conflict_do_update(index_elements=["workspace_id", "channel_id"], set_=settings)
         .returning(DigestSubscription)
     )
-    return session.scalars(statement, execution_options={"populate_existing": True}).one()
+    row = session.scalars(statement, execution_options={"populate_existing": True}).one()
+    return _subscription(row)
 
 
 def unsubscribe(session: Session, *, workspace_id: str, channel_id: str) -> bool:
@@ -123,37 +165,42 @@ def unsubscribe(session: Session, *, workspace_id: str, channel_id: str) -> bool
     return _rowcount(result) > 0
 
 
+def subscription(session: Session, subscription_id: int) -> Subscription | None:
+    """One subscription by id, paused or not; None once it is gone."""
+    row = session.get(DigestSubscription, subscription_id)
+    return None if row is None else _subscription(row)
+
+
 def subscription_for(
     session: Session, *, workspace_id: str, channel_id: str
-) -> DigestSubscription | None:
-    return session.scalars(
+) -> Subscription | None:
+    row = session.scalars(
         select(DigestSubscription).where(
             DigestSubscription.workspace_id == workspace_id,
             DigestSubscription.channel_id == channel_id,
         )
     ).one_or_none()
+    return None if row is None else _subscription(row)
 
 
-def subscriptions_for_workspace(session: Session, workspace_id: str) -> list[DigestSubscription]:
+def subscriptions_for_workspace(session: Session, workspace_id: str) -> list[Subscription]:
     """A workspace's digests, paused ones included (an admin wants to see why)."""
-    return list(
-        session.scalars(
-            select(DigestSubscription)
-            .where(DigestSubscription.workspace_id == workspace_id)
-            .order_by(DigestSubscription.channel_id)
-        )
+    rows = session.scalars(
+        select(DigestSubscription)
+        .where(DigestSubscription.workspace_id == workspace_id)
+        .order_by(DigestSubscription.channel_id)
     )
+    return [_subscription(row) for row in rows]
 
 
-def active_subscriptions(session: Session) -> list[DigestSubscription]:
+def active_subscriptions(session: Session) -> list[Subscription]:
     """Every digest the scheduler should consider, across workspaces (paused ones skipped)."""
-    return list(
-        session.scalars(
-            select(DigestSubscription)
-            .where(DigestSubscription.paused.is_(False))
-            .order_by(DigestSubscription.id)
-        )
+    rows = session.scalars(
+        select(DigestSubscription)
+        .where(DigestSubscription.paused.is_(False))
+        .order_by(DigestSubscription.id)
     )
+    return [_subscription(row) for row in rows]
 
 
 def pause(session: Session, subscription_id: int, *, reason: str) -> bool:

@@ -13,28 +13,31 @@ with fresh ones, and that comparison should not see rounding as a change.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, TypeAlias, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
+from core.questions import Economics, Kind, Question, kind_of
 from core.scenario import Estimate, Scenario
 from core.sizing import Sizing
 from core.traffic import Traffic
 from storage.errors import StorageError
 
-Question: TypeAlias = Scenario | Traffic
-Economics: TypeAlias = Estimate | Sizing
-Kind = Literal["scenario", "traffic"]
+__all__ = [
+    "Economics",
+    "Question",
+    "decode_economics",
+    "decode_question",
+    "describe",
+    "encode_economics",
+    "encode_question",
+]
 M = TypeVar("M")
 B = TypeVar("B", bound=BaseModel)
 
 _QUESTIONS: dict[str, type[Scenario] | type[Traffic]] = {"scenario": Scenario, "traffic": Traffic}
 _ECONOMICS: dict[str, type[Estimate] | type[Sizing]] = {"scenario": Estimate, "traffic": Sizing}
-
-
-def kind_of(question: Question) -> Kind:
-    return "scenario" if isinstance(question, Scenario) else "traffic"
 
 
 def encode_question(question: Question) -> tuple[Kind, dict[str, Any], Question]:

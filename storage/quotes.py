@@ -13,14 +13,13 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core.questions import Economics, Question
 from storage.atomic import atomic
 from storage.clock import Clock, from_db, to_utc, utc_now
 from storage.errors import Conflict, NotFound, StorageError
 from storage.fields import checked_id, checked_text
 from storage.models import Quote
 from storage.questions import (
-    Economics,
-    Question,
     decode_economics,
     decode_question,
     encode_economics,

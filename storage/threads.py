@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from core.questions import Question, kind_of
 from storage.atomic import atomic
 from storage.clock import Clock, from_db, to_utc, utc_now
 from storage.errors import Conflict, NotFound, StorageError
 from storage.fields import checked_id, max_length
 from storage.models import ThreadConversation, ThreadEdit
-from storage.questions import Question, decode_question, encode_question, kind_of
+from storage.questions import decode_question, encode_question
 
 UNDO = "undo"
 """The text of an edit made by ``undo``; replaying the history pops one edit for each."""

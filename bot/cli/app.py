@@ -10,7 +10,6 @@ from typing import Any
 
 import typer
 
-from bot import engine_cache
 from bot.cli import (
     catalog_commands,
     db_commands,
@@ -20,10 +19,11 @@ from bot.cli import (
     sizing_commands,
     slack_commands,
 )
-from bot.cli.console import make_console
 from bot.cli.errors import friendly_errors
 from bot.cli.render import comparison_table, contrast_sentence, print_estimate
 from bot.cli.scenario_input import scenario_from, scenarios_from
+from bot.cli.terminal import make_console
+from bot.engine import cache as engine_cache
 from core.compare import price_contrasts
 from core.estimate import estimate
 from core.perf.engine import PerfEngine

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import typer
 from rich.table import Table
 
-from bot.cli.console import make_console
+from bot.cli.terminal import make_console
 from core.catalog import load_catalog
 from core.perf.engine import PerfEngine
 from core.perf.validation import Check, holdout, leave_deployment_out, leave_one_out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 from sqlalchemy.engine import make_url
 
-from bot.cli.console import make_console
+from bot.cli.terminal import make_console
 from bot.settings import Settings
 from storage.database import make_engine
 from storage.schema import current_revision, head_revision, upgrade

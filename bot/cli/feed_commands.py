@@ -16,10 +16,10 @@ from pathlib import Path
 
 import typer
 
-from bot.catalog_feed import add_entries
-from bot.cli.console import make_console
 from bot.cli.errors import BadInput, friendly_errors
 from bot.cli.slack_commands import build_services
+from bot.cli.terminal import make_console
+from bot.digests.feed import add_entries
 from bot.settings import Settings
 from core.catalog.loading import additions_from_text
 from core.perf.engine import PerfEngine
@@ -76,7 +76,7 @@ def build_digest(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
         until: str | None = typer.Option(None, help="ISO date (default: today)."),
     ) -> None:
         """Print the digest each workspace (or one) would get for a period."""
-        from bot.digest_compose import digest_between
+        from bot.digests.compose import digest_between
 
         console = make_console()
         with friendly_errors(lambda: False, console):
@@ -100,8 +100,8 @@ def build_digest(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
         now: bool = typer.Option(False, "--now", help="Run every subscription's digest now."),
     ) -> None:
         """Post this week's digest to every subscribed channel that has not had it yet."""
-        from bot.digest_compose import compose
-        from bot.digest_runs import run_digest
+        from bot.digests.compose import compose
+        from bot.digests.runs import run_digest
         from bot.slack.app import make_client
 
         console = make_console()

@@ -12,11 +12,11 @@ from collections.abc import Callable
 import typer
 from rich.table import Table
 
-from bot.cli.console import make_console
 from bot.cli.errors import BadInput, friendly_errors
 from bot.cli.render import notes, print_estimate
 from bot.cli.render_sizing import print_sizing
 from bot.cli.sizing_commands import DEFAULT_TOP
+from bot.cli.terminal import make_console
 from core.estimate import estimate
 from core.parse import Parsed, parse
 from core.perf.engine import PerfEngine

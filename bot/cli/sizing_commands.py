@@ -12,10 +12,10 @@ from typing import Any
 import typer
 from pydantic import BaseModel
 
-from bot.cli.console import make_console
 from bot.cli.errors import BadInput, friendly_errors
 from bot.cli.render_sizing import frontier_table, print_sizing
 from bot.cli.scenario_input import scenario_from, traffic_from
+from bot.cli.terminal import make_console
 from core.estimate import estimate
 from core.frontier import DEFAULT_BATCHES, frontier
 from core.perf.engine import PerfEngine, PerfQuery

@@ -15,11 +15,11 @@ from dataclasses import replace
 
 import typer
 
-from bot.chat import run as run_chat
-from bot.cli.console import make_console
 from bot.cli.errors import BadInput, friendly_errors
-from bot.engine_source import EngineSource
-from bot.rendering import Renderer
+from bot.cli.terminal import make_console
+from bot.console.chat import run as run_chat
+from bot.engine.source import EngineSource
+from bot.render.renderer import Renderer
 from bot.services import Services
 from bot.settings import Settings
 from core.perf.engine import PerfEngine
@@ -44,9 +44,8 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         port: int | None = typer.Option(None, "--port", help="HTTP port (default $PORT, 3000)."),
     ) -> None:
         """Run the Slack app: HTTP on /slack/events, or Socket Mode with --socket."""
-        from bot.digest_compose import compose
-        from bot.digest_scheduler import DigestScheduler
-        from bot.serve import run_http, run_socket
+        from bot.digests.compose import compose
+        from bot.digests.schedule import DigestScheduler
         from bot.slack.app import (
             MissingSettings,
             create_app,
@@ -54,6 +53,7 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
             require_slack,
             workspace_clients,
         )
+        from bot.slack.server import run_http, run_socket
 
         console = make_console()
         with friendly_errors(lambda: False, console):

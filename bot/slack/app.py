@@ -24,7 +24,7 @@ from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
 from bot.services import Services
 from bot.settings import Settings, SlackMode
-from bot.slack import actions, events, home, slash, views
+from bot.slack.listeners import actions, commands, events, home, views
 
 INSTALL_PATH = "/slack/install"
 REDIRECT_PATH = "/slack/oauth_redirect"
@@ -119,7 +119,7 @@ def create_app(
             logger=logger,
             request_verification_enabled=mode != "socket",
         )
-    slash.register(app, services)
+    commands.register(app, services)
     events.register(app, services)
     actions.register(app, services)
     views.register(app, services)

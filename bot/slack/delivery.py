@@ -18,7 +18,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot.conversation import Reply
-from bot.rendering import Message, Renderer
+from bot.render.renderer import Message, Renderer
 
 log = logging.getLogger("leasewise.slack")
 

@@ -12,11 +12,11 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
-from bot import commands
 from bot.cli.app import build_cli
+from bot.commands import dispatch
 from bot.conversation import Reply
-from bot.engine_source import EngineSource
-from bot.rendering import Renderer
+from bot.engine.source import EngineSource
+from bot.render.renderer import Renderer
 from bot.services import Caller, Services
 from bot.settings import Settings
 from core.perf.engine import PerfEngine
@@ -123,7 +123,7 @@ def lease(desk: Services) -> Callable[..., Reply]:
 
     def _lease(text: str, *, user: str = "U0SALES", channel: str = "C0DEALS") -> Reply:
         caller = Caller("T0001", channel, user, timezone="Europe/Berlin")
-        reply = commands.run(desk, caller, text)
+        reply = dispatch.run(desk, caller, text)
         desk.renderer.message(reply.template, **reply.context)
         return reply
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import blockkit
-from bot.blockkit import fit, split_text, view_violations, violations
+from bot.render import blockkit
+from bot.render.blockkit import fit, split_text, view_violations, violations
 
 Block = dict[str, Any]
 

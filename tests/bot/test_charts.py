@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from bot.charts import before_after_chart, cost_chart, growth_chart
+from bot.render.charts import before_after_chart, cost_chart, growth_chart
 from core.curves import BeforeAfter, CostCurve, GrowthCurve, before_after, cost_curve, growth_curve
 from core.estimate import estimate
 from core.scenario import Scenario

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.chat import Console, run
+from bot.console.chat import Console, run
 from bot.services import Services
 
 

@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.commands import HANDLERS
+from bot.commands.digests import read_schedule
+from bot.commands.dispatch import HANDLERS
 from bot.conversation import Reply
-from bot.digest_commands import read_schedule
 from bot.services import Services
 from storage import audit
 from tests.bot.people import ADMIN

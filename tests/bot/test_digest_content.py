@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from bot.blockkit import violations
 from bot.conversation import Reply
-from bot.digest_compose import digest_between, render_digest
+from bot.digests.compose import digest_between, render_digest
+from bot.render.blockkit import violations
 from bot.services import Services
 from core.changes import Digest, QuoteMove, QuoteRef
 

@@ -15,9 +15,9 @@ import pytest
 from apscheduler.schedulers.background import BackgroundScheduler
 from slack_sdk import WebClient
 
-from bot import commands
-from bot.digest_compose import compose
-from bot.digest_scheduler import DigestScheduler
+from bot.commands import dispatch
+from bot.digests.compose import compose
+from bot.digests.schedule import DigestScheduler
 from bot.services import Caller, Services
 from tests.fakes.slack_api import FakeSlack
 
@@ -50,8 +50,8 @@ def team(desk: Services, clock: Clock) -> Services:
     caller = Caller("T0001", "C0DEALS", "U0SALES", timezone="Europe/Berlin")
     for name, batch in (("acme-b16", 16), ("globex-b64", 64)):
         text = f"quote save {name} customer=Acme Kimi K3 on 16x B300, batch {batch}, $5/GPU-hour"
-        assert commands.run(services, caller, text).template == "quote_saved"
-    assert commands.run(services, caller, "digest subscribe monday 9am").template == (
+        assert dispatch.run(services, caller, text).template == "quote_saved"
+    assert dispatch.run(services, caller, "digest subscribe monday 9am").template == (
         "digest_subscribed"
     )
     return services

@@ -20,13 +20,13 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from bot.digest_runs import Compose, Period, RunOutcome, period_of, run_digest
-from bot.digest_scheduler import DigestScheduler, due
-from bot.rendering import Message
+from bot.digests.runs import Compose, Period, RunOutcome, period_of, run_digest
+from bot.digests.schedule import DigestScheduler, due
+from bot.render.renderer import Message
 from bot.services import Services
 from bot.settings import Settings
 from storage import digests
-from storage.models import DigestSubscription
+from storage.digests import Subscription
 from storage.schema import upgrade
 from tests.bot.people import ADMIN
 from tests.fakes.slack_api import FakeSlack
@@ -50,7 +50,7 @@ class Clock:
 def say(quiet: frozenset[str] = frozenset()) -> Compose:
     """A composer stub: "digest <week>", or None (nothing material) for the ``quiet`` weeks."""
 
-    def compose(services: Services, sub: DigestSubscription, period: Period) -> Message | None:
+    def compose(services: Services, sub: Subscription, period: Period) -> Message | None:
         if period.key in quiet:
             return None
         block = {"type": "section", "text": {"type": "mrkdwn", "text": f"digest {period.key}"}}
@@ -130,9 +130,9 @@ def run(services: Services, client: WebClient, sub: int) -> Callable[..., RunOut
     return lambda: run_digest(services, client, sub, NINE_BERLIN, say())
 
 
-def subscription(services: Services, subscription_id: int) -> DigestSubscription:
+def subscription(services: Services, subscription_id: int) -> Subscription:
     with services.sessions() as s:
-        found = s.get(DigestSubscription, subscription_id)
+        found = digests.subscription(s, subscription_id)
     assert found is not None
     return found
 
@@ -166,7 +166,7 @@ def test_due_is_the_previous_week_until_the_local_hour_strikes(services, sub):
 
 
 def counting(compose: Compose, calls: list[str]) -> Compose:
-    def _compose(services: Services, sub: DigestSubscription, period: Period) -> Message | None:
+    def _compose(services: Services, sub: Subscription, period: Period) -> Message | None:
         calls.append(period.key)
         return compose(services, sub, period)
 
@@ -345,7 +345,7 @@ def test_a_started_scheduler_has_each_digest_due_in_its_own_zone(services, sub, 
 KILLED_AFTER_CLAIM = """
 import datetime as dt, os, sys
 from slack_sdk import WebClient
-from bot.digest_runs import run_digest
+from bot.digests.runs import run_digest
 from bot.services import Services
 from bot.settings import Settings
 from storage.schema import open_database

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import engine_cache
+from bot.engine import cache as engine_cache
 from core.perf.engine import PerfQuery
 
 Q = PerfQuery(model="kimi-k3", gpu="b300", gpus=16, precision="mxfp4", stack="vllm", concurrency=64)

@@ -7,10 +7,10 @@ from typing import Any
 
 import yaml
 
-from bot.commands import COMMAND
-from bot.serve import EVENTS_PATH
+from bot.commands.table import COMMAND
 from bot.settings import DEFAULT_SCOPES
 from bot.slack.app import REDIRECT_PATH
+from bot.slack.server import EVENTS_PATH
 
 MANIFEST = Path(__file__).resolve().parents[2] / "slack" / "manifest.yaml"
 

@@ -18,9 +18,9 @@ import pytest
 from slack_sdk.models.blocks import Block
 from slack_sdk.models.views import View
 
-from bot import blockkit, formats
 from bot.cli.render import contrast_sentence
-from bot.rendering import Message, Renderer
+from bot.render import blockkit, formats
+from bot.render.renderer import Message, Renderer
 from core.catalog import Catalog
 from core.compare import price_contrasts
 from core.errors import InputError
@@ -31,7 +31,7 @@ from core.sizing import Sizing, size
 from core.traffic import Traffic
 from storage.admin import PriceLine
 from storage.audit import AuditRecord
-from storage.models import DigestSubscription
+from storage.digests import Subscription
 from storage.quotes import StoredQuote
 
 HOSTILE = "<!channel> Acme & Sons <b>*bold*</b> _x_ ~y~ `z` > 1 🚀👩‍💻 <@U999|boss>"
@@ -168,8 +168,8 @@ def quote(
     )
 
 
-def subscription(i: int, *, paused: bool = False, reason: str | None = None) -> DigestSubscription:
-    return DigestSubscription(
+def subscription(i: int, *, paused: bool = False, reason: str | None = None) -> Subscription:
+    return Subscription(
         id=i,
         workspace_id="T1",
         channel_id=f"C{i:05d}",
@@ -448,7 +448,7 @@ def extreme(
 
 
 def template_names() -> set[str]:
-    root = files("bot") / "templates"
+    root = files("bot.render") / "templates"
     return {
         entry.name.removesuffix(".blocks.j2")
         for entry in root.iterdir()
@@ -458,7 +458,7 @@ def template_names() -> set[str]:
 
 def test_every_template_is_tested_and_has_its_text(realistic: dict[str, Any]) -> None:
     assert set(realistic) <= template_names()
-    root = files("bot") / "templates"
+    root = files("bot.render") / "templates"
     for name in set(realistic) - VIEWS:
         assert (root / f"{name}.text.j2").is_file(), name
 

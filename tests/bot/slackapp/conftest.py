@@ -20,10 +20,10 @@ import pytest
 import uvicorn
 from slack_bolt import App
 
-from bot.serve import build_asgi
 from bot.services import Services
 from bot.settings import Settings
 from bot.slack.app import create_app
+from bot.slack.server import build_asgi
 from tests.bot.people import ADMIN
 from tests.fakes.signing import SignedPoster
 from tests.fakes.slack_api import FakeSlack

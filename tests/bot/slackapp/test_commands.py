@@ -153,12 +153,12 @@ def test_a_replayed_request_older_than_five_minutes_is_refused(poster: SignedPos
 def test_a_failure_after_ack_is_an_apology_with_a_reference(
     poster: SignedPoster, slack: FakeSlack, monkeypatch: pytest.MonkeyPatch, caplog: Any
 ) -> None:
-    from bot import commands
+    from bot.commands import dispatch
 
     def broken(*args: Any) -> Any:
         raise RuntimeError("database on fire")
 
-    monkeypatch.setitem(commands.HANDLERS, "models", broken)
+    monkeypatch.setitem(dispatch.HANDLERS, "models", broken)
     body = answer_to(poster, slack, "models")
     assert body["response_type"] == "ephemeral"
     text = all_text(body)

@@ -8,10 +8,10 @@ import httpx
 import pytest
 from slack_sdk.oauth.installation_store import Installation
 
-from bot.serve import build_asgi
 from bot.services import Services
 from bot.settings import Settings
 from bot.slack.app import MissingSettings, create_app, installation_store, workspace_clients
+from bot.slack.server import build_asgi
 from tests.fakes.slack_api import FakeSlack
 
 

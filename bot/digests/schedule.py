@@ -25,11 +25,11 @@ from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 from slack_sdk import WebClient
 
-from bot.digest_runs import Compose, RunOutcome, period_of, run_digest
+from bot.digests.runs import Compose, RunOutcome, period_of, run_digest
 from bot.services import Services
 from storage import digests
 from storage.clock import to_utc
-from storage.models import DigestSubscription
+from storage.digests import Subscription
 
 log = logging.getLogger("leasewise.digests")
 JOB_PREFIX = "digest-"
@@ -52,7 +52,7 @@ def job_id(subscription_id: int) -> str:
     return f"{JOB_PREFIX}{subscription_id}"
 
 
-def trigger_for(subscription: DigestSubscription) -> CronTrigger:
+def trigger_for(subscription: Subscription) -> CronTrigger:
     """The weekly firing at ``hour``:00 local time; APScheduler's day_of_week 0 is Monday too."""
     return CronTrigger(
         day_of_week=subscription.day_of_week,
@@ -62,7 +62,7 @@ def trigger_for(subscription: DigestSubscription) -> CronTrigger:
     )
 
 
-def due(subscription: DigestSubscription, now: datetime) -> datetime | None:
+def due(subscription: Subscription, now: datetime) -> datetime | None:
     """The latest scheduled time at or before ``now``, in UTC.
 
     APScheduler 3 can only step forward, so this starts a little over a week back and
@@ -199,7 +199,7 @@ class DigestScheduler:
         synced), and what ``catch_up`` computes, so both name the same period.
         """
         with self._services.sessions() as session:
-            subscription = session.get(DigestSubscription, subscription_id)
+            subscription = digests.subscription(session, subscription_id)
         if subscription is None or subscription.paused:
             return None  # the next sync() drops the job
         return self._run_if_due(subscription, self._services.clock())
@@ -208,7 +208,7 @@ class DigestScheduler:
         self.sync()
         self.catch_up(self._services.clock())
 
-    def _run_if_due(self, subscription: DigestSubscription, now: datetime) -> RunOutcome | None:
+    def _run_if_due(self, subscription: Subscription, now: datetime) -> RunOutcome | None:
         fire = due(subscription, now)
         if fire is None or to_utc(now) - fire > self._grace:
             return None

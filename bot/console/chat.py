@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable
 
-from bot import commands
+from bot.commands import dispatch
 from bot.conversation import Reply, answer, error_reply, follow_up, start_thread
 from bot.services import Caller, Services
 from core.errors import InputError
@@ -48,7 +48,7 @@ class Console:
             return None
         reply: Reply | None
         if line.startswith("/lease"):
-            reply = commands.run(self._services, self._caller, line.removeprefix("/lease"))
+            reply = dispatch.run(self._services, self._caller, line.removeprefix("/lease"))
         elif line.startswith("@"):
             reply = self._new_thread(line.split(" ", 1)[1] if " " in line else "")
         elif self._thread is None:

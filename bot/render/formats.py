@@ -1,6 +1,6 @@
 """Numbers and text as the Slack replies show them: one spelling per kind of figure.
 
-These are the Jinja filters of ``bot.rendering``. They live apart from the
+These are the Jinja filters of ``bot.render.renderer``. They live apart from the
 templates so that a test can format a figure exactly as a reply does (the $/M of
 an estimate, its error band) instead of hard-coding what the reply should say.
 """

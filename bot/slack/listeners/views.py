@@ -17,16 +17,16 @@ from pydantic import ValidationError
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
-from bot.catalog_feed import add_entries
+from bot.commands.quotes import save
 from bot.conversation import decode_question, encode_question
-from bot.quote_commands import save
+from bot.digests.feed import add_entries
 from bot.services import Caller, Services
 from core.catalog import Catalog
 from core.catalog.loading import additions_from_text
 from core.errors import CatalogError, InputError
+from core.questions import Question
 from core.scenario import Scenario
 from storage.errors import Conflict, StorageError
-from storage.questions import Question
 
 CALLBACK_ID = "quote_modal"
 FIELDS = ("model", "gpu", "gpus", "concurrency", "price_per_gpu_hour", "term_months")

@@ -11,9 +11,10 @@ from typing import Any, cast
 
 import yaml
 
-from bot.arguments import take
-from bot.catalog_feed import check_merged
+from bot.commands.arguments import take
+from bot.commands.table import Table
 from bot.conversation import Reply
+from bot.digests.feed import check_merged
 from bot.services import Caller, Services
 from core.errors import InputError
 from storage import admin, audit
@@ -27,6 +28,10 @@ USAGE = (
 )
 ADD_MODAL = "admin_add_modal"
 """A view, not a message: the Slack listener opens it with the command's trigger_id."""
+
+
+def register(table: Table) -> None:
+    table["admin"] = run
 
 
 def run(services: Services, caller: Caller, text: str) -> Reply:

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.commands.table import Table
 from bot.conversation import Reply
-from bot.digest_compose import DEFAULT_PCT, DEFAULT_USD, digest_between
+from bot.digests.compose import DEFAULT_PCT, DEFAULT_USD, digest_between
 from bot.services import Caller, Services
 from core.errors import InputError
 from storage import digests
@@ -52,6 +53,10 @@ class Schedule:
     usd: float = DEFAULT_USD
     weekly: bool = False
     unread: list[str] = field(default_factory=list)
+
+
+def register(table: Table) -> None:
+    table["digest"] = run
 
 
 def run(services: Services, caller: Caller, text: str) -> Reply:
@@ -172,8 +177,6 @@ def _subscribe(services: Services, caller: Caller, schedule: Schedule) -> Reply:
             now=services.clock(),
             weekly_no_change=schedule.weekly,
         )
-        session.flush()
-        session.expunge(subscription)
     return Reply("digest_subscribed", {"subscription": subscription, "day_name": DAYS})
 
 

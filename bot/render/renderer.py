@@ -1,6 +1,6 @@
 """Every reply from a template: Block Kit for Slack, plain text for notifications and the console.
 
-Templates live in ``bot/templates``: ``X.blocks.j2`` renders a JSON array of blocks
+Templates live in ``bot/render/templates``: ``X.blocks.j2`` renders a JSON array of blocks
 (a view object for views) and ``X.text.j2`` the plain-text fallback. Wording stays
 in the templates; this module only turns their output into messages that Slack
 accepts, or fails loudly, naming the template, when it cannot.
@@ -15,8 +15,8 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from bot import blockkit
-from bot.formats import FILTERS, unesc
+from bot.render import blockkit
+from bot.render.formats import FILTERS, unesc
 from core.scenario import Estimate
 from core.sizing import Sizing
 
@@ -54,7 +54,7 @@ class Renderer:
 
     def __init__(self) -> None:
         self._env = Environment(
-            loader=PackageLoader("bot", "templates"),
+            loader=PackageLoader("bot.render", "templates"),
             undefined=StrictUndefined,
             autoescape=False,
             trim_blocks=True,

@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from bot.digest_scheduler import DigestScheduler
+from bot.digests.schedule import DigestScheduler
 from bot.services import Services
 from bot.settings import Settings
 from bot.slack.app import INSTALL_PATH, REDIRECT_PATH

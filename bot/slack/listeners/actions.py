@@ -14,12 +14,12 @@ from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.charts import cost_chart, growth_chart
-from bot.commands import compare_reply
+from bot.commands.answers import compare_reply
 from bot.conversation import Reply, answer_question, decode_question, start_thread
+from bot.render.charts import cost_chart, growth_chart
 from bot.services import Services
 from bot.slack.delivery import apologize, post_in_thread, render, respond_with
-from bot.slack.views import open_quote_modal, team_of
+from bot.slack.listeners.views import open_quote_modal, team_of
 from core.curves import cost_curve, growth_curve
 from core.errors import InputError
 from core.estimate import estimate

@@ -8,19 +8,24 @@ from __future__ import annotations
 
 import shlex
 
-from bot.arguments import take
+from bot.commands.arguments import take
+from bot.commands.table import Table
 from bot.conversation import Reply, needs_more
 from bot.services import Caller, Services
 from core.errors import InputError
 from core.estimate import estimate
 from core.parse import parse
 from core.perf.engine import PerfEngine
+from core.questions import Economics, Question
 from core.sizing import Sizing, size
 from core.traffic import Traffic
 from storage import quotes
-from storage.questions import Economics, Question
 
 USAGE = "e.g. `/lease quote save acme-q3 customer=Acme Kimi K3 on 16x B300, batch 64, $5/hr`"
+
+
+def register(table: Table) -> None:
+    table["quote"] = run
 
 
 def run(services: Services, caller: Caller, text: str) -> Reply:

@@ -15,17 +15,17 @@ from dataclasses import replace
 
 from sqlalchemy.orm import Session
 
-from bot.charts import before_after_chart
-from bot.digest_runs import Period
-from bot.rendering import Chart, Message
+from bot.digests.runs import Period
+from bot.render.charts import before_after_chart
+from bot.render.renderer import Chart, Message
 from bot.services import Services
 from core.changes import Digest, QuoteRef, digest_for
 from core.curves import before_after
 from core.scenario import Scenario
 from core.traffic import Traffic
 from storage import quotes
+from storage.digests import Subscription
 from storage.errors import StorageError
-from storage.models import DigestSubscription
 
 log = logging.getLogger("leasewise.digest")
 DEFAULT_PCT, DEFAULT_USD = 5.0, 500.0
@@ -93,7 +93,7 @@ def _saved(session: Session, workspace_id: str) -> Iterator[tuple[QuoteRef, Scen
         yield QuoteRef(id=quote.id, name=quote.name, customer=quote.customer), quote.question
 
 
-def compose(services: Services, subscription: DigestSubscription, period: Period) -> Message | None:
+def compose(services: Services, subscription: Subscription, period: Period) -> Message | None:
     """The scheduler's composer: one subscription's period, at its own thresholds."""
     digest = digest_between(
         services,

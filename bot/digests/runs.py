@@ -23,12 +23,12 @@ from zoneinfo import ZoneInfo
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.rendering import Message
+from bot.render.renderer import Message
 from bot.services import Services
 from storage import digests
 from storage.clock import to_utc
+from storage.digests import Subscription
 from storage.errors import NotFound
-from storage.models import DigestSubscription
 
 log = logging.getLogger("leasewise.digests")
 
@@ -53,18 +53,18 @@ class Period:
     until: date
 
 
-Compose = Callable[[Services, DigestSubscription, Period], Message | None]
+Compose = Callable[[Services, Subscription, Period], Message | None]
 """Builds the digest; None when nothing material changed and no "no change" line is wanted."""
 
 
 @dataclass(frozen=True)
 class _Run:
-    subscription: DigestSubscription
+    subscription: Subscription
     period: Period
     claim: digests.Claim
 
 
-def period_of(subscription: DigestSubscription, fire_time: datetime) -> Period:
+def period_of(subscription: Subscription, fire_time: datetime) -> Period:
     """The period a fire time belongs to, keyed by the ISO week *in the channel's zone*.
 
     A weekly schedule fires once per local ISO week, so the key is the same for every
@@ -112,7 +112,7 @@ def _claim(services: Services, subscription_id: int, fire_time: datetime) -> _Ru
     """Claim the period and commit, so that every other replica sees the claim first."""
     try:
         with services.sessions.begin() as session:
-            subscription = session.get(DigestSubscription, subscription_id)
+            subscription = digests.subscription(session, subscription_id)
             if subscription is None:
                 return "gone"
             if subscription.paused:
@@ -124,7 +124,6 @@ def _claim(services: Services, subscription_id: int, fire_time: datetime) -> _Ru
                 period_key=period.key,
                 now=services.clock(),
             )
-            session.expunge(subscription)  # compose reads it after this session ends
     except NotFound:  # unsubscribed between the read and the claim
         return "gone"
     return "taken" if claim is None else _Run(subscription, period, claim)

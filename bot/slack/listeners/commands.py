@@ -13,8 +13,8 @@ from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot import commands
-from bot.admin_commands import ADD_MODAL
+from bot.commands import dispatch
+from bot.commands.admin import ADD_MODAL
 from bot.conversation import Reply
 from bot.services import Caller, Services
 from bot.slack.delivery import apologize, render, respond_with
@@ -25,7 +25,7 @@ VIEWS = frozenset({ADD_MODAL})
 
 
 def register(app: App, services: Services) -> None:
-    @app.command(commands.COMMAND)
+    @app.command(dispatch.COMMAND)
     def on_lease(ack: Ack, command: dict[str, Any], respond: Respond, client: WebClient) -> None:
         ack()
         text = command.get("text", "")
@@ -37,7 +37,7 @@ def register(app: App, services: Services) -> None:
             timezone=user_timezone(client, user) if _subscribing(text) else None,
         )
         try:
-            reply = commands.run(services, caller, text)
+            reply = dispatch.run(services, caller, text)
             if reply.template in VIEWS:
                 view = services.renderer.view(reply.template, **reply.context)
                 client.views_open(trigger_id=command["trigger_id"], view=view)

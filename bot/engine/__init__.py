@@ -1,0 +1,6 @@
+"""The calibrated engine the app answers with.
+
+``cache`` keeps the packaged calibration on disk between runs, keyed by the data
+and code it came from; ``source`` layers the database's admin additions and price
+lines over it, so every replica answers with the catalog as it stands.
+"""

@@ -1,0 +1,1 @@
+"""What Slack sends, one module per kind: each has ``register(app, services)``."""
