@@ -1,0 +1,7 @@
+"""How fast one replica serves: measured, interpolated, or estimated by a fitted roofline.
+
+``engine`` answers a query in that order of trust; ``roofline`` is the physical
+model of a decode step; ``calibration`` fits its few parameters per serving stack
+to the catalog's measurements; ``validation`` measures how well it transfers and
+turns that into the error bands answers carry; ``memory`` decides what fits.
+"""
