@@ -1,28 +1,32 @@
-"""Units of time for rates and terms, converted by ``pint``.
+"""Units of time for rates and terms: a fixed table, built on ``datetime.timedelta``.
 
 A month of traffic is read as 30 days and a year as 365 (said back as an
-assumption); a lease term in years is 12 months a year. The registry is built on
-first use, not at import, and every factor is cached, so parsing pays a dict lookup.
+assumption); a lease term in years is 12 months a year. The parser only ever
+converts these eight units, so a table is the whole job: a units library (pint
+was used before) cost half a second of import and registry building for one
+message, more than everything else ``leasewise parse`` does.
 """
 
 from __future__ import annotations
 
-import functools
-from typing import Any
+from datetime import timedelta
 
-import pint
-
-UNITS: dict[str, str] = {
-    "millisecond": "millisecond",
-    "second": "second",
-    "minute": "minute",
-    "hour": "hour",
-    "day": "day",
-    "week": "week",
-    "month": "traffic_month",
-    "year": "traffic_year",
+SECONDS: dict[str, float] = {
+    "millisecond": timedelta(milliseconds=1).total_seconds(),
+    "second": timedelta(seconds=1).total_seconds(),
+    "minute": timedelta(minutes=1).total_seconds(),
+    "hour": timedelta(hours=1).total_seconds(),
+    "day": timedelta(days=1).total_seconds(),
+    "week": timedelta(weeks=1).total_seconds(),
+    "month": timedelta(days=30).total_seconds(),
+    "year": timedelta(days=365).total_seconds(),
 }
-"""Our unit names -> pint's (with the two conventions defined in ``_registry``)."""
+"""Seconds in one of each unit the parser reads (a traffic month is 30 days)."""
+
+TERM_MONTHS: dict[str, int] = {"month": 1, "year": 12}
+"""Calendar months in one unit of a lease term: terms are said in months or years."""
+
+UNITS = tuple(SECONDS)
 
 ASSUMED: dict[str, str] = {
     "month": "a month read as 30 days",
@@ -30,31 +34,20 @@ ASSUMED: dict[str, str] = {
 }
 
 
-@functools.cache
-def _registry() -> Any:
-    registry: Any = pint.UnitRegistry()
-    registry.define("traffic_month = 30 * day")
-    registry.define("traffic_year = 365 * day")
-    return registry
-
-
-@functools.cache
 def seconds(unit: str) -> float:
     """Seconds in one ``unit`` (one of ``UNITS``)."""
-    return float(_registry().Quantity(1, UNITS[unit]).to("second").magnitude)
+    return SECONDS[unit]
 
 
-@functools.cache
 def months(unit: str) -> float:
     """Calendar months in one ``unit`` of a lease term (year -> 12)."""
-    name = {"month": "month", "year": "year"}.get(unit, UNITS[unit])
-    return float(_registry().Quantity(1, name).to("month").magnitude)
+    return TERM_MONTHS[unit]
 
 
 def per_day(value: float, unit: str) -> float:
     """A rate per ``unit`` as a rate per day."""
-    return value * seconds("day") / seconds(unit)
+    return value * SECONDS["day"] / SECONDS[unit]
 
 
 def per_second(value: float, unit: str) -> float:
-    return value / seconds(unit)
+    return value / SECONDS[unit]

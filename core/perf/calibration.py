@@ -15,7 +15,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from scipy.optimize import least_squares
 
 from core.catalog import Catalog, Measurement
 from core.catalog.entries import Prior
@@ -205,6 +204,10 @@ def fit(
         begin = np.concatenate(
             [np.log(params.as_vector()), [math.log(known.get(v, 1.0)) for v in vendors]]
         )
+    # Imported here: scipy costs half a second, and only calibration (not answering
+    # from a cached engine) fits anything.
+    from scipy.optimize import least_squares
+
     result = least_squares(
         residuals,
         np.clip(begin, lower + 1e-9, upper - 1e-9),
