@@ -203,6 +203,23 @@ def catalog_additions(
     return [_addition(row) for row in session.scalars(statement)]
 
 
+def catalog_fingerprint(session: Session) -> tuple[tuple[object, ...], ...]:
+    """Which additions exist, without reading their bodies: cheap enough for every request.
+
+    Any add or remove changes it: the row id and time tell apart an entry removed
+    and added again under the same id (SQLite may reuse the row id).
+    """
+    rows = session.execute(
+        select(
+            CatalogAddition.id,
+            CatalogAddition.kind,
+            CatalogAddition.entry_id,
+            CatalogAddition.created_at,
+        ).order_by(CatalogAddition.id)
+    )
+    return tuple((row_id, kind, entry_id, from_db(at)) for row_id, kind, entry_id, at in rows)
+
+
 def remove_catalog_entry(
     session: Session, *, kind: CatalogKind, entry_id: str, actor: str, clock: Clock = utc_now
 ) -> None:

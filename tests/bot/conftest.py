@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -97,18 +97,25 @@ def db_url(migrated_db: Path, tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def make_services(engine: PerfEngine) -> Callable[[Settings], Services]:
+def make_services(engine: PerfEngine) -> Iterator[Callable[[Settings], Services]]:
+    """Services over a database; their engine sources are stopped after the test, so no
+    background calibration (after an admin addition) outlives it."""
+    sources: list[EngineSource] = []
+
     def _make(settings: Settings) -> Services:
         _, sessions = open_database(settings.database_url)
+        sources.append(EngineSource(engine, sessions))
         return Services(
             settings=settings,
-            engines=EngineSource(engine, sessions),
+            engines=sources[-1],
             sessions=sessions,
             renderer=Renderer(),
             clock=lambda: NOW,
         )
 
-    return _make
+    yield _make
+    for source in sources:
+        assert source.stop(), "a background calibration outlived the test"
 
 
 @pytest.fixture
