@@ -20,8 +20,23 @@ class PriceContrast(BaseModel):
 
     cheaper_hourly: Estimate
     cheaper_per_token: Estimate
-    hourly_ratio: float
-    per_token_ratio: float
+
+    @property
+    def hourly_ratio(self) -> float:
+        """How many times dearer per GPU-hour the cheaper-per-token deployment is."""
+        return self.cheaper_per_token.price_per_gpu_hour / self.cheaper_hourly.price_per_gpu_hour
+
+    @property
+    def per_token_ratio(self) -> float:
+        """How many times dearer per token the cheaper-per-hour deployment is.
+
+        Unrounded, for programs and golden tests; a sentence takes its ratio from the
+        figures its table shows (``bot.render.formats.times``).
+        """
+        return (
+            self.cheaper_hourly.usd_per_million_output_tokens
+            / self.cheaper_per_token.usd_per_million_output_tokens
+        )
 
 
 def price_contrasts(estimates: list[Estimate]) -> list[PriceContrast]:
@@ -34,13 +49,7 @@ def price_contrasts(estimates: list[Estimate]) -> list[PriceContrast]:
             and low_hour.usd_per_million_output_tokens > high_hour.usd_per_million_output_tokens
         ):
             found.append(
-                PriceContrast(
-                    cheaper_hourly=low_hour,
-                    cheaper_per_token=high_hour,
-                    hourly_ratio=high_hour.price_per_gpu_hour / low_hour.price_per_gpu_hour,
-                    per_token_ratio=low_hour.usd_per_million_output_tokens
-                    / high_hour.usd_per_million_output_tokens,
-                )
+                PriceContrast(cheaper_hourly=low_hour, cheaper_per_token=high_hour)
             )
     return found
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.cli.render import contrast_sentence
 from bot.commands.table import Table
 from bot.conversation import Reply, answer, answer_question, needs_more
 from bot.services import Caller, Services
@@ -59,13 +58,10 @@ def compare_reply(engine: PerfEngine, question: Question, gpus: list[str]) -> Re
         )
     assert isinstance(question, Scenario)
     estimates, skipped = across_gpus(question, engine, gpus=gpus if len(gpus) > 1 else ())
-    sentences = [contrast_sentence(c) for c in price_contrasts(estimates)[:1]]
+    # One lesson is enough for a channel; the template words it from the table's figures.
+    contrasts = price_contrasts(estimates)[:1]
     return Reply(
         "compare",
-        {
-            "estimates": estimates,
-            "sentence": " ".join(sentences)
-            + (" Not shown: " + "; ".join(skipped) if skipped else ""),
-        },
+        {"estimates": estimates, "contrasts": contrasts, "skipped": skipped},
         question=question,
     )

@@ -1,15 +1,27 @@
-"""Numbers and text as the Slack replies show them: one spelling per kind of figure.
+"""Numbers and text as every reply shows them: one spelling per kind of figure.
 
-These are the Jinja filters of ``bot.render.renderer``. They live apart from the
-templates so that a test can format a figure exactly as a reply does (the $/M of
-an estimate, its error band) instead of hard-coding what the reply should say.
+These are the Jinja filters of ``bot.render.renderer``, and the only place a figure
+is spelt: Slack, the local console, the CLI's text and the digest all go through
+them, so a percentage is rounded one way everywhere (to the nearest, as ``format``
+rounds). They live apart from the templates so that a test can format a figure
+exactly as a reply does (the $/M of an estimate, its error band) instead of
+hard-coding what the reply should say.
+
+Derived figures (``times``, ``change``) are computed from the figures as shown, not
+from the unrounded ones: a reader who divides the two numbers on the screen gets
+the ratio the sentence beside them states.
+
+Our own rather than babel's: one locale (en, US dollars), house spellings babel
+does not have (``$21.61/M``, ``±13%``, ``2B`` the parser reads back), and no
+locale data to load when a one-shot command starts.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json as _json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from core.parse.numbers import compact
@@ -138,6 +150,82 @@ def link(title: object, url: str | None) -> str:
     return f"<{href}|{text}>"
 
 
+_FIGURE = re.compile(r"([-−])?\$?(\d[\d,]*(?:\.\d+)?|\.\d+)\s?([kMB%])?")
+_SCALE = {"k": 1e3, "M": 1e6, "B": 1e9, "%": 1e-2, None: 1.0}
+
+
+def read_figure(text: str) -> float:
+    """The number a reader takes from a spelt figure: ``$1.2M`` -> 1.2e6, ``−38%`` -> -0.38.
+
+    Raises:
+        ValueError: ``text`` holds no figure.
+    """
+    found = _FIGURE.search(text)
+    if found is None:
+        raise ValueError(f"no figure in {text!r}")
+    sign, digits, scale = found.groups()
+    value = float(digits.replace(",", "")) * _SCALE[scale]
+    return -value if sign else value
+
+
+Spelling = str | tuple[Any, ...]
+"""A filter's name, or its name and arguments: ``"usd_per_m"``, ``("number", 1)``."""
+
+
+def shown(value: float, spelling: Spelling = "number") -> float:
+    """``value`` as a reader sees it once the filter ``spelling`` has spelt it:
+    ``shown(21.6149, "usd_per_m")`` is 21.61, ``shown(1028.34, ("number", 1))`` 1028.3."""
+    name, *args = (spelling,) if isinstance(spelling, str) else spelling
+    return read_figure(FILTERS[name](value, *args))
+
+
+def times(
+    numerator: float, denominator: float, spelling: Spelling = "number", digits: int = 1
+) -> str:
+    """``3.3x``: how many times ``denominator`` the ``numerator`` is, from both as shown.
+
+    ``spelling`` is how the two figures are shown beside the sentence (``"usd"`` for a
+    $/GPU-hour column, ``"usd_per_m"`` for $/M), so the ratio is the one a reader
+    computes from the screen.
+    """
+    below = shown(denominator, spelling)
+    if below == 0:
+        return "∞x"
+    return f"{shown(numerator, spelling) / below:,.{digits}f}x"
+
+
+def change(before: float, after: float, spelling: Spelling = "number") -> str:
+    """``−42%``: ``after`` against ``before``, signed, from both as shown with ``spelling``."""
+    base = shown(before, spelling)
+    if base == 0:
+        return "n/a"
+    return pct(shown(after, spelling) / base - 1, signed=True)
+
+
+def listing(items: Iterable[object]) -> str:
+    """``a, b and c``: a list said in a sentence."""
+    words = [str(item) for item in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def table(rows: Iterable[Sequence[object]], header: Sequence[str], align: str = "") -> str:
+    """Rows as monospace columns two spaces apart, headed by ``header``: a Slack code block,
+    or a terminal's table. ``align`` has an ``l`` or ``r`` per column (left when absent);
+    trailing spaces are dropped so a pipe or a file gets clean lines."""
+    grid = [[str(cell) for cell in header], *([str(cell) for cell in row] for row in rows)]
+    widths = [max(len(row[i]) for row in grid if i < len(row)) for i in range(len(header))]
+    lines = []
+    for row in grid:
+        cells = [
+            cell.rjust(width) if align[i : i + 1] == "r" else cell.ljust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=False))
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
 def to_json(value: Any) -> str:
     """A JSON literal for a template: strings (and anything else but JSON scalars and
     containers) are ``str()``-ed and quoted, so no interpolation can break the JSON."""
@@ -146,7 +234,7 @@ def to_json(value: Any) -> str:
     return _json.dumps(str(value), ensure_ascii=False)
 
 
-FILTERS: dict[str, Callable[..., str]] = {
+FILTERS: dict[str, Callable[..., Any]] = {
     "usd": usd,
     "usd_m": usd_m,
     "usd_per_m": usd_per_m,
@@ -162,4 +250,9 @@ FILTERS: dict[str, Callable[..., str]] = {
     "clip": clip,
     "link": link,
     "json": to_json,
+    "shown": shown,
+    "times": times,
+    "change": change,
+    "listing": listing,
+    "table": table,
 }

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment, PackageLoader, StrictUndefined, TemplateNotFound
 
 from bot.render import blockkit
 from bot.render.formats import FILTERS, unesc
@@ -91,6 +91,25 @@ class Renderer:
             for chunk in rest
         ]
         return Message(text=blockkit.clip_text(text), blocks=first, overflow=overflow)
+
+    def text(self, name: str, **context: Any) -> str:
+        """What a terminal prints for template ``name``: its plain text, entities decoded.
+
+        The CLI's human output, so the command line says what Slack and the console
+        say. Nothing is clipped (a terminal has no 3,000-character notification), and
+        a message whose blocks spill into a thread (a sizing's rejected sizes) prints
+        those replies after it, as the console does. A template with no blocks
+        (``cli_*.text.j2``) is text only.
+        """
+        parts = [_tidy(self._env.get_template(f"{name}.text.j2").render(**context))]
+        try:
+            blocks = self._json(name, context)
+        except TemplateNotFound:
+            blocks = None
+        if isinstance(blocks, list):
+            _, rest = blockkit.fit(blocks)
+            parts += [blockkit.plain_text(chunk) for chunk in rest]
+        return "\n\n".join(unesc(part) for part in parts if part)
 
     def view(self, name: str, **context: Any) -> dict[str, Any]:
         """Render template ``name`` as a modal or App Home view.

@@ -33,14 +33,18 @@ def test_size_refuses_a_deployment_and_says_why(lease: Lease) -> None:
     assert "needs traffic to size" in reply.context["missing"][0]
 
 
-def test_compare_puts_each_gpu_side_by_side_cheapest_per_token_first(lease: Lease) -> None:
+def test_compare_puts_each_gpu_side_by_side_cheapest_per_token_first(
+    lease: Lease, desk: Services
+) -> None:
     reply = lease("compare Kimi K3 on B300 vs A100, batch 16")
     assert reply.template == "compare"
     gpus = [e.gpu for e in reply.context["estimates"]]
     assert set(gpus) == {"b300", "a100-80gb"}
     costs = [e.usd_per_million_output_tokens for e in reply.context["estimates"]]
     assert costs == sorted(costs)
-    assert "dearer per token" in reply.context["sentence"]
+    (contrast,) = reply.context["contrasts"]
+    assert contrast.cheaper_per_token.usd_per_million_output_tokens == costs[0]
+    assert "dearer per token" in desk.renderer.message("compare", **reply.context).text
 
 
 def test_digest_subscribe_defaults_to_the_subscribers_time_zone(lease: Lease) -> None:

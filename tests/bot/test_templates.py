@@ -18,7 +18,6 @@ import pytest
 from slack_sdk.models.blocks import Block
 from slack_sdk.models.views import View
 
-from bot.cli.render import contrast_sentence
 from bot.render import blockkit, formats
 from bot.render.renderer import Message, Renderer
 from core.catalog import Catalog
@@ -290,7 +289,7 @@ def realistic(
             "stacks": list(catalog.stacks),
             "newest_measurements": sorted(catalog.measurements, key=lambda m: m.date)[-5:],
         },
-        "compare": {"estimates": pair, "sentence": contrast_sentence(contrast[0])},
+        "compare": {"estimates": pair, "contrasts": contrast, "skipped": []},
         "admin_refused": {"user_id": "U123"},
         "admin_done": {"what": "set the B300 36-month price to $5.00/GPU-hour", "audit_id": 7},
         "audit_list": {
@@ -390,7 +389,11 @@ def extreme(
         "models": {"models": models},
         "gpus": {"gpus": gpus * 10, "prices": prices * 10},
         "stacks": {"stacks": list(catalog.stacks) * 20, "newest_measurements": measurements},
-        "compare": {"estimates": on_every_gpu, "sentence": LONG + HOSTILE},
+        "compare": {
+            "estimates": on_every_gpu,
+            "contrasts": price_contrasts(on_every_gpu),
+            "skipped": many,
+        },
         "admin_refused": {"user_id": "U" + "7" * 20},
         "admin_done": {"what": LONG + HOSTILE, "audit_id": None},
         "audit_list": {
@@ -661,6 +664,24 @@ def test_compare_is_a_table_with_the_lesson(
         assert formats.usd_per_m(e.usd_per_million_output_tokens) in shown
         assert formats.usd(e.usd_per_hour) in shown
     assert "a lower hourly price is not a lower price per token" in shown
+
+
+def test_the_compare_sentence_takes_its_ratios_from_the_figures_the_table_shows(
+    renderer: Renderer, realistic: dict[str, Any], pair: list[Estimate]
+) -> None:
+    """A reader who divides the table's $/M (and $/GPU-h) cells gets the sentence's ratio."""
+    dear, cheap = sorted(pair, key=lambda e: e.usd_per_million_output_tokens, reverse=True)
+    cells = {
+        "per_m": [float(formats.usd_per_m(e.usd_per_million_output_tokens)[1:].replace(",", ""))
+                  for e in (dear, cheap)],
+        "per_hour": [float(formats.usd(e.price_per_gpu_hour)[1:]) for e in (cheap, dear)],
+    }
+    per_token = cells["per_m"][0] / cells["per_m"][1]
+    per_hour = cells["per_hour"][0] / cells["per_hour"][1]
+    text = renderer.message("compare", **realistic["compare"]).text
+    assert f"{per_token:.1f}x dearer per token" in text
+    assert f"{per_hour:.1f}x cheaper per GPU-hour" in text
+    assert formats.usd_per_m(dear.usd_per_million_output_tokens) in text.split("Side by side:")[1]
 
 
 def test_quote_economics_of_either_kind(
