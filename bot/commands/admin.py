@@ -59,7 +59,9 @@ def run(services: Services, caller: Caller, text: str) -> Reply:
                 actor=caller.user_id,
                 clock=services.clock,
             )
-        return Reply("admin_done", {"what": f"removed {kind} {entry_id.strip()}", "audit_id": None})
+        services.engines.changed()
+        what = f"removed {kind} {entry_id.strip()}"
+        return Reply("admin_done", {"what": what, "audit_id": None, "recalibrating": True})
     if verb == "audit":
         with services.sessions() as session:
             return Reply("audit_list", {"records": audit.recent(session, limit=20)}, ephemeral=True)
@@ -122,7 +124,9 @@ def _add(services: Services, caller: Caller, kind: CatalogKind, body: str) -> Re
             clock=services.clock,
         )
         check_merged(session, base)  # raising here rolls the addition back
-    return Reply("admin_done", {"what": f"added {kind} {record.entry_id}", "audit_id": None})
+    services.engines.changed()
+    what = f"added {kind} {record.entry_id}"
+    return Reply("admin_done", {"what": what, "audit_id": None, "recalibrating": True})
 
 
 _PRICE_KEYS = ("gpu", "term_months", "price_per_gpu_hour")

@@ -17,7 +17,9 @@ from dataclasses import dataclass, replace
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.conversation import Reply
 from bot.engine.source import EngineSource
+from bot.services import Services
 from core.catalog import Catalog
 from core.perf.engine import PerfEngine
 from storage import admin
@@ -268,3 +270,19 @@ def test_waiting_for_an_engine_that_never_comes_ends_at_its_deadline(
 
     with pytest.raises(TimeoutError, match="no engine as expected"):
         app.engines.wait_for_engine(has("never-added"), timeout=0.01)
+
+
+def test_an_admin_is_told_the_addition_goes_live_after_recalibrating(
+    lease: Callable[..., Reply], desk: Services
+) -> None:
+    body = (
+        "{id: sglang-2027, name: SGLang 2027, engine: sglang, precisions: [fp8], "
+        "released: 2027-01-10, parallelism: tensor, description: a later release, "
+        "sources: [{title: release notes, date: 2027-01-10}]}"
+    )
+    done = lease(f"admin add stack {body}", user=ADMIN)
+
+    said = desk.renderer.message(done.template, **done.context).text
+    assert "added stack sglang-2027" in said and "within about a minute" in said
+    desk.engines.wait_for_engine(has("sglang-2027"), timeout=120)  # a real calibration
+    assert "sglang-2027" in [s.id for s in lease("stacks").context["stacks"]]

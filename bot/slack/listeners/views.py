@@ -178,7 +178,8 @@ def register_admin(app: App, services: Services) -> None:
             ack(response_action="errors", errors={"record": exc.message[:2000]})
             return
         ack()
+        services.engines.changed()
         message = services.renderer.message(
-            "admin_done", what="added " + ", ".join(added), audit_id=None
+            "admin_done", what="added " + ", ".join(added), audit_id=None, recalibrating=True
         )
         client.chat_postMessage(channel=user, text=message.text, blocks=message.blocks)
