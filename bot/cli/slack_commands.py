@@ -29,9 +29,11 @@ from storage.schema import open_database
 
 def build_services(settings: Settings, load_engine: Callable[[], PerfEngine]) -> Services:
     _, sessions = open_database(settings.database_url)
+    engines = EngineSource(load_engine(), sessions)
+    engines.build_now()  # with the admins' additions before the first answer, not after
     return Services(
         settings=settings,
-        engines=EngineSource(load_engine(), sessions),
+        engines=engines,
         sessions=sessions,
         renderer=Renderer(),
     )

@@ -30,6 +30,8 @@ from bot.slack.app import INSTALL_PATH, REDIRECT_PATH
 log = logging.getLogger("leasewise.serve")
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
+SHUTDOWN_WAIT_S = 1.0
+"""A calibration under way does not hold up shutdown: its daemon thread ends with us."""
 
 
 def build_asgi(app: App, services: Services) -> Starlette:
@@ -83,6 +85,7 @@ def warm_up(services: Services) -> None:
     services.renderer.message("help", command="/lease", topic=None)
     gc.collect()
     gc.freeze()
+    services.engines.start()  # from now on, other replicas' changes are built in the background
 
 
 def run_http(
@@ -100,6 +103,7 @@ def run_http(
     finally:
         if scheduler is not None:
             scheduler.shutdown()
+        services.engines.stop(timeout=SHUTDOWN_WAIT_S)
 
 
 def run_socket(
@@ -116,3 +120,4 @@ def run_socket(
     finally:
         if scheduler is not None:
             scheduler.shutdown()
+        services.engines.stop(timeout=SHUTDOWN_WAIT_S)
