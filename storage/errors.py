@@ -25,3 +25,10 @@ class Conflict(StorageError):
 
 class SchemaOutOfDate(StorageError):
     """The database schema is behind the code; says which command brings it up to date."""
+
+
+class DatabaseUnavailable(StorageError):
+    """DATABASE_URL names a database the app cannot open or write: a malformed URL, an
+    unknown driver, a server that refuses or does not answer, a SQLite path it cannot
+    create or write. One sentence for the operator, with the fix in ``hint``; the
+    driver's exception stays in ``__cause__`` for the log."""
