@@ -3,6 +3,11 @@
 One workspace runs on a bot token; many run on OAuth, with installations kept
 in the app's own database through slack_sdk's SQLAlchemy stores. Either way
 Bolt verifies every request's signature and timestamp before a listener runs.
+
+Every listener acks first and does its slow part as a lazy listener on a
+bounded pool (``bot.slack.lazy``); every failure, wherever it happens, goes to
+the one error handler (``bot.slack.errors``); every reply, by the Web API or a
+response_url, is retried alike (``bot.slack.delivery``).
 """
 
 from __future__ import annotations
@@ -11,19 +16,16 @@ import logging
 import re
 from collections.abc import Callable
 
-from slack_bolt import App
+from slack_bolt import App, BoltContext
 from slack_bolt.oauth.oauth_settings import OAuthSettings
 from slack_sdk import WebClient
-from slack_sdk.http_retry.builtin_handlers import (
-    ConnectionErrorRetryHandler,
-    RateLimitErrorRetryHandler,
-    ServerErrorRetryHandler,
-)
 from slack_sdk.oauth.installation_store.sqlalchemy import SQLAlchemyInstallationStore
 from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
 from bot.services import Services
 from bot.settings import Settings, SlackMode
+from bot.slack import errors, lazy
+from bot.slack.delivery import ResponseUrl, retry_handlers
 from bot.slack.listeners import actions, commands, events, home, views
 
 INSTALL_PATH = "/slack/install"
@@ -38,17 +40,12 @@ class MissingSettings(Exception):
 def make_client(settings: Settings) -> WebClient:
     """A Web API client that waits out 429s (Retry-After) and retries brief outages."""
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
-    client = WebClient(token=token, base_url=settings.slack_api_url, timeout=30)
-    retries = settings.slack_retries
-    client.retry_handlers.extend(
-        [
-            RateLimitErrorRetryHandler(max_retry_count=retries),
-            ServerErrorRetryHandler(max_retry_count=retries),
-        ]
+    return WebClient(
+        token=token,
+        base_url=settings.slack_api_url,
+        timeout=30,
+        retry_handlers=retry_handlers(settings.slack_retries),
     )
-    if not any(isinstance(h, ConnectionErrorRetryHandler) for h in client.retry_handlers):
-        client.retry_handlers.append(ConnectionErrorRetryHandler(max_retry_count=retries))
-    return client
 
 
 def workspace_clients(
@@ -105,20 +102,18 @@ def create_app(
     secret = settings.slack_signing_secret
     signing_secret = secret.get_secret_value() if secret else None
     logger = logging.getLogger("leasewise.bolt")
-    if mode == "oauth":
-        app = App(
-            signing_secret=signing_secret,
-            client=client,
-            oauth_settings=_oauth_settings(settings, services),
-            logger=logger,
-        )
-    else:
-        app = App(
-            signing_secret=signing_secret,
-            client=client,
-            logger=logger,
-            request_verification_enabled=mode != "socket",
-        )
+    app = App(
+        signing_secret=signing_secret,
+        client=client,
+        logger=logger,
+        oauth_settings=_oauth_settings(settings, services) if mode == "oauth" else None,
+        request_verification_enabled=mode != "socket",
+        process_before_response=True,
+        listener_executor=lazy.slow_work_pool(),
+    )
+    lazy.report_lazy_failures(app)
+    errors.register(app, services)
+    _respond_with_retries(app, settings.slack_retries)
     commands.register(app, services)
     events.register(app, services)
     actions.register(app, services)
@@ -129,6 +124,16 @@ def create_app(
     # so Slack does not retry it.
     app.event(re.compile(".*"))(lambda ack: ack())
     return app
+
+
+def _respond_with_retries(app: App, retries: int) -> None:
+    """Every listener's ``respond`` retries like the Web API client (see ``delivery``)."""
+    handlers = retry_handlers(retries)
+
+    @app.middleware
+    def retrying_respond(context: BoltContext, next_: Callable[[], None]) -> None:
+        context["respond"] = ResponseUrl(context.response_url, handlers=handlers)
+        next_()
 
 
 def installation_store(settings: Settings, services: Services) -> SQLAlchemyInstallationStore:

@@ -1,28 +1,89 @@
-"""Getting a rendered reply to the person who asked, and owning up when that fails.
+"""Getting a rendered reply back to Slack, with the same patience for every way out.
 
-Three ways out: ``respond`` (the response_url of a command or a click: ephemeral
-or in channel, no bot membership needed), a post in a thread, and an ephemeral
-message to one user in a channel. Overflow (more than one message's worth of
-blocks) follows in the same place. A failure after ack() becomes a short
-apology with a reference id, and the log line carries the same id.
+Three ways out: a response_url (a command's or a click's: ephemeral or in
+channel, no bot membership needed), a post in a thread, and a direct message.
+Overflow (more than one message's worth of blocks) follows in the same place.
+
+Every way out retries alike: the Web API client and the response_url client
+both wait out a 429 for its Retry-After and retry a 500/503 or a dropped
+connection (``retry_handlers``). Bolt's own ``respond()`` makes a bare
+``WebhookClient`` and returns Slack's refusal instead of raising it, so an
+answer would be lost without a trace; ``ResponseUrl`` replaces it (see
+``bot.slack.app``) and raises ``ResponseUrlRefused`` once the retries are spent,
+which the one error handler logs with a reference id.
 """
 
 from __future__ import annotations
 
-import logging
-import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
+from slack_sdk.http_retry.builtin_handlers import (
+    ConnectionErrorRetryHandler,
+    RateLimitErrorRetryHandler,
+    ServerErrorRetryHandler,
+)
+from slack_sdk.http_retry.handler import RetryHandler
+from slack_sdk.webhook import WebhookClient, WebhookResponse
 
 from bot.conversation import Reply
 from bot.render.renderer import Message, Renderer
 
-log = logging.getLogger("leasewise.slack")
+RESPONSE_URL_TIMEOUT_S = 30
+"""As long as the Web API client waits: a response_url stays valid for 30 minutes."""
 
 Respond = Callable[..., Any]
+
+
+def retry_handlers(retries: int) -> list[RetryHandler]:
+    """What every client that talks to Slack retries, ``retries`` times each."""
+    return [
+        ConnectionErrorRetryHandler(max_retry_count=retries),
+        RateLimitErrorRetryHandler(max_retry_count=retries),
+        ServerErrorRetryHandler(max_retry_count=retries),
+    ]
+
+
+class ResponseUrlRefused(Exception):
+    """Slack would not take a message at a response_url, even after the retries."""
+
+    def __init__(self, status: int, body: str) -> None:
+        super().__init__(f"response_url answered HTTP {status}: {body[:200]!r}")
+        self.status = status
+
+
+class ResponseUrl:
+    """Bolt's ``respond()`` for one request, retrying like the Web API client."""
+
+    def __init__(self, response_url: str | None, *, handlers: Sequence[RetryHandler]) -> None:
+        self.response_url = response_url
+        self._handlers = list(handlers)
+
+    def __call__(
+        self,
+        text: str = "",
+        blocks: Sequence[dict[str, Any]] | None = None,
+        response_type: str | None = None,
+        replace_original: bool | None = None,
+        **more: Any,
+    ) -> WebhookResponse:
+        if self.response_url is None:
+            raise ValueError("this request has no response_url to answer through")
+        fields = {
+            "text": text,
+            "blocks": blocks,
+            "response_type": response_type,
+            "replace_original": replace_original,
+            **more,
+        }
+        client = WebhookClient(
+            self.response_url, timeout=RESPONSE_URL_TIMEOUT_S, retry_handlers=self._handlers
+        )
+        sent = client.send_dict({k: v for k, v in fields.items() if v is not None})
+        if sent.status_code != 200:
+            raise ResponseUrlRefused(sent.status_code, sent.body or "")
+        return sent
 
 
 def render(renderer: Renderer, reply: Reply) -> Message:
@@ -32,9 +93,8 @@ def render(renderer: Renderer, reply: Reply) -> Message:
 def respond_with(respond: Respond, message: Message, *, ephemeral: bool) -> None:
     """Answer through a response_url (slash commands and clicks)."""
     kind = "ephemeral" if ephemeral else "in_channel"
-    respond(text=message.text, blocks=message.blocks, response_type=kind, replace_original=False)
-    for more in message.overflow:
-        respond(text=more.text, blocks=more.blocks, response_type=kind, replace_original=False)
+    for part in (message, *message.overflow):
+        respond(text=part.text, blocks=part.blocks, response_type=kind, replace_original=False)
 
 
 def post_in_thread(
@@ -52,26 +112,6 @@ def post_in_thread(
     return ts
 
 
-def post_ephemeral(
-    client: WebClient, message: Message, *, channel: str, user: str, thread_ts: str | None
-) -> None:
-    for part in (message, *message.overflow):
-        client.chat_postEphemeral(
-            channel=channel, user=user, thread_ts=thread_ts, text=part.text, blocks=part.blocks
-        )
-
-
-def apologize(
-    renderer: Renderer, exc: BaseException, *, what: str, send: Callable[[Message], object]
-) -> str:
-    """Log ``exc`` with a fresh reference id and tell the user that id; the id."""
-    reference = uuid.uuid4().hex[:8]
-    detail = ""
-    if isinstance(exc, SlackApiError):
-        detail = f" (Slack said {exc.response.get('error')!r})"
-    log.error("reference %s: %s failed%s", reference, what, detail, exc_info=exc)
-    try:
-        send(renderer.message("apology", reference=reference))
-    except Exception:  # noqa: BLE001 - the apology itself failed; the log has the detail
-        log.exception("reference %s: the apology could not be delivered either", reference)
-    return reference
+def direct_message(client: WebClient, message: Message, *, user: str) -> None:
+    """A message in the user's conversation with the app (a form's outcome, say)."""
+    post_in_thread(client, message, channel=user, thread_ts=None)

@@ -3,73 +3,34 @@
 Each button's value is the question it answers (see ``conversation.actions_for``),
 so a click works on any replica, long after the message was posted. A click
 on a message in a thread answers in that thread; a click on a private
-(ephemeral) answer answers privately through the click's response_url.
+(ephemeral) answer answers privately through the click's response_url. Each
+acks at once and does its work lazily; what goes wrong (a stale button, a
+channel the bot is not in) is the app's one error handler's to say.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt import Ack, App, Respond
+from slack_bolt import App
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
 from bot.commands.answers import compare_reply
 from bot.conversation import Reply, answer_question, decode_question, start_thread
 from bot.render.charts import cost_chart, growth_chart
 from bot.services import Services
-from bot.slack.delivery import apologize, post_in_thread, render, respond_with
+from bot.slack.delivery import Respond, post_in_thread, render, respond_with
+from bot.slack.lazy import acknowledge
 from bot.slack.listeners.views import open_quote_modal, team_of
 from core.curves import cost_curve, growth_curve
 from core.errors import InputError
 from core.estimate import estimate
 from core.sizing import size
 from core.traffic import Traffic
-from storage.errors import StorageError
 from storage.threads import ThreadKey
-
-CHANNEL_ERRORS = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
-"""Slack's answers when the bot may not post where the button was clicked."""
 
 
 def register(app: App, services: Services) -> None:
-    def guarded(handler: Any) -> Any:
-        def listener(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
-            ack()
-            try:
-                handler(body, respond, client)
-            except (InputError, StorageError) as exc:
-                respond_with(
-                    respond,
-                    services.renderer.message(
-                        "error", message=exc.message, field=exc.field, hint=exc.hint
-                    ),
-                    ephemeral=True,
-                )
-            except SlackApiError as exc:
-                if exc.response.get("error") not in CHANNEL_ERRORS:
-                    raise
-                respond_with(
-                    respond,
-                    services.renderer.message(
-                        "error",
-                        message="leasewise cannot post in this channel",
-                        field="channel",
-                        hint="invite it first: /invite @leasewise",
-                    ),
-                    ephemeral=True,
-                )
-            except Exception as exc:  # noqa: BLE001 - a click still gets an answer
-                apologize(
-                    services.renderer,
-                    exc,
-                    what=f"button {body.get('actions', [{}])[0].get('action_id')}",
-                    send=lambda m: respond_with(respond, m, ephemeral=True),
-                )
-
-        listener.__name__ = handler.__name__
-        return listener
-
     def save_quote(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
         question = decode_question(_value(body))
         open_quote_modal(services, client, body["trigger_id"], question=question)
@@ -81,11 +42,11 @@ def register(app: App, services: Services) -> None:
         question = decode_question(_value(body))
         engine = services.engines.current()
         if isinstance(question, Traffic):
-            png = growth_chart(growth_curve(size(question, engine)))
-            title = "GPUs needed as traffic grows"
+            kind, png = "growth", growth_chart(growth_curve(size(question, engine)))
         else:
-            png = cost_chart(cost_curve(estimate(question, engine)))
-            title = "Cost per million output tokens by utilization"
+            kind, png = "cost", cost_chart(cost_curve(estimate(question, engine)))
+        title = services.renderer.text("chart_title", kind=kind)
+        comment = services.renderer.message("chart_posted", title=title, user_id=body["user"]["id"])
         channel, thread_ts = _where(body)
         client.files_upload_v2(
             channel=channel,
@@ -93,7 +54,7 @@ def register(app: App, services: Services) -> None:
             content=png,
             filename="leasewise-chart.png",
             title=title,
-            initial_comment=f"{title}, for <@{body['user']['id']}>",
+            initial_comment=comment.text,
         )
 
     def compare_gpus(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
@@ -106,7 +67,7 @@ def register(app: App, services: Services) -> None:
         reply = answer_question(
             services.engines.current(),
             question,
-            changed=[f"shared by <@{body['user']['id']}>"],
+            changed=[services.renderer.text("shared_by", user_id=body["user"]["id"])],
         )
         channel, _ = _where(body)
         message = render(services.renderer, reply)
@@ -116,7 +77,7 @@ def register(app: App, services: Services) -> None:
             start_thread(session, key, question, services.clock)
 
     for handler in (save_quote, new_quote, show_chart, compare_gpus, share_answer):
-        app.action(handler.__name__)(guarded(handler))
+        app.action(handler.__name__)(ack=acknowledge, lazy=[handler])
 
 
 def _answer_click(

@@ -1,4 +1,4 @@
-"""``/lease``: ack at once, then answer through the command's response_url.
+"""``/lease``: ack at once, then answer through the command's response_url (lazily).
 
 Answers start private (ephemeral) with a "Share in channel" button, so a sales
 engineer can try numbers before showing them; a new digest subscription is
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt import Ack, App, Respond
+from slack_bolt import App
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
@@ -17,7 +17,8 @@ from bot.commands import dispatch
 from bot.commands.admin import ADD_MODAL
 from bot.conversation import Reply
 from bot.services import Caller, Services
-from bot.slack.delivery import apologize, render, respond_with
+from bot.slack.delivery import Respond, render, respond_with
+from bot.slack.lazy import acknowledge
 
 IN_CHANNEL = frozenset({"digest_subscribed", "digest_unsubscribed"})
 VIEWS = frozenset({ADD_MODAL})
@@ -25,9 +26,7 @@ VIEWS = frozenset({ADD_MODAL})
 
 
 def register(app: App, services: Services) -> None:
-    @app.command(dispatch.COMMAND)
-    def on_lease(ack: Ack, command: dict[str, Any], respond: Respond, client: WebClient) -> None:
-        ack()
+    def answer(command: dict[str, Any], respond: Respond, client: WebClient) -> None:
         text = command.get("text", "")
         user = command.get("user_id", "")
         caller = Caller(
@@ -36,20 +35,14 @@ def register(app: App, services: Services) -> None:
             user_id=user,
             timezone=user_timezone(client, user) if _subscribing(text) else None,
         )
-        try:
-            reply = dispatch.run(services, caller, text)
-            if reply.template in VIEWS:
-                view = services.renderer.view(reply.template, **reply.context)
-                client.views_open(trigger_id=command["trigger_id"], view=view)
-                return
-            deliver(services, respond, reply)
-        except Exception as exc:  # noqa: BLE001 - after ack() the user still gets an answer
-            apologize(
-                services.renderer,
-                exc,
-                what=f"/lease {text[:200]!r} from {caller.user_id}",
-                send=lambda m: respond_with(respond, m, ephemeral=True),
-            )
+        reply = dispatch.run(services, caller, text)
+        if reply.template in VIEWS:
+            view = services.renderer.view(reply.template, **reply.context)
+            client.views_open(trigger_id=command["trigger_id"], view=view)
+            return
+        deliver(services, respond, reply)
+
+    app.command(dispatch.COMMAND)(ack=acknowledge, lazy=[answer])
 
 
 def user_timezone(client: WebClient, user: str) -> str | None:

@@ -8,8 +8,9 @@ mark the event (and the message) processed in the same transaction as the
 thread's edit, so a retry or a second replica finds it done. That transaction
 commits before the answer is posted: Slack does not redeliver an event that was
 acknowledged, so holding it open across the post would only block other writers
-(on SQLite, all of them) while Slack makes us wait; a post that fails gets an
-apology with a reference id instead.
+(on SQLite, all of them) while Slack makes us wait. Both ack at once and do all
+of this lazily; a bad edit or a post that fails reaches the app's one error
+handler, which answers in the thread (``bot.slack.errors``).
 """
 
 from __future__ import annotations
@@ -19,17 +20,16 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from slack_bolt import Ack, App, BoltContext
+from slack_bolt import App, BoltContext
 from slack_sdk import WebClient
 from sqlalchemy.orm import Session
 
-from bot.conversation import Reply, answer, error_reply, follow_up, start_thread
+from bot.conversation import Reply, answer, follow_up, start_thread
 from bot.services import Services
-from bot.slack.delivery import apologize, post_in_thread, render
-from core.errors import InputError
+from bot.slack.delivery import post_in_thread, render
+from bot.slack.lazy import acknowledge
 from core.perf.engine import PerfEngine
 from storage import events as processed
-from storage.errors import StorageError
 from storage.threads import ThreadKey
 
 REMEMBER_EVENTS = timedelta(days=2)
@@ -41,28 +41,21 @@ IGNORED_SUBTYPES = frozenset(
 
 
 def register(app: App, services: Services) -> None:
-    @app.event("app_mention")
-    def on_mention(
-        ack: Ack, event: dict[str, Any], body: dict[str, Any], client: WebClient
-    ) -> None:
-        ack()
+    def on_mention(event: dict[str, Any], body: dict[str, Any], client: WebClient) -> None:
         if event.get("bot_id"):
             return
         text = _MENTION.sub(" ", event.get("text", "")).strip()
         _handle(services, client, body, event, text, _mentioned)
 
-    @app.event("message")
     def on_message(
-        ack: Ack,
-        event: dict[str, Any],
-        body: dict[str, Any],
-        client: WebClient,
-        context: BoltContext,
+        event: dict[str, Any], body: dict[str, Any], client: WebClient, context: BoltContext
     ) -> None:
-        ack()
         if _not_for_us(event, context):
             return
         _handle(services, client, body, event, event.get("text", ""), _followed)
+
+    app.event("app_mention")(ack=acknowledge, lazy=[on_mention])
+    app.event("message")(ack=acknowledge, lazy=[on_message])
 
 
 Act = Callable[[Services, PerfEngine, Session, ThreadKey, str], Reply | None]
@@ -101,36 +94,23 @@ def _handle(
     # it would wait on the write lock this very transaction holds.
     engine = services.engines.current()
     now = services.clock()
-    try:
-        with services.sessions.begin() as session:
-            first = processed.mark_processed(
-                session, processed.event_key(body.get("event_id", "")), now + REMEMBER_EVENTS
-            )
-            first = first and processed.mark_processed(
-                session,
-                processed.message_key(key.channel_id, event.get("ts", "")),
-                now + REMEMBER_EVENTS,
-            )
-            if not first:
-                return
-            try:
-                reply = act(services, engine, session, key, text)
-            except (InputError, StorageError) as exc:
-                reply = error_reply(exc)
-            message = None if reply is None else render(services.renderer, reply)
-        # Committed before posting: the post may wait out a 429 for many seconds, and on
-        # SQLite an open transaction would hold every other writer back that long.
-        if message is not None:
-            post_in_thread(client, message, channel=key.channel_id, thread_ts=key.thread_ts)
-    except Exception as exc:  # noqa: BLE001 - the thread still hears something
-        apologize(
-            services.renderer,
-            exc,
-            what=f"event {body.get('event_id')} in {key.channel_id}",
-            send=lambda m: post_in_thread(
-                client, m, channel=key.channel_id, thread_ts=key.thread_ts
-            ),
+    with services.sessions.begin() as session:
+        first = processed.mark_processed(
+            session, processed.event_key(body.get("event_id", "")), now + REMEMBER_EVENTS
         )
+        first = first and processed.mark_processed(
+            session,
+            processed.message_key(key.channel_id, event.get("ts", "")),
+            now + REMEMBER_EVENTS,
+        )
+        if not first:
+            return
+        reply = act(services, engine, session, key, text)
+        message = None if reply is None else render(services.renderer, reply)
+    # Committed before posting: the post may wait out a 429 for many seconds, and on
+    # SQLite an open transaction would hold every other writer back that long.
+    if message is not None:
+        post_in_thread(client, message, channel=key.channel_id, thread_ts=key.thread_ts)
 
 
 def _not_for_us(event: dict[str, Any], context: BoltContext) -> bool:

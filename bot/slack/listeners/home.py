@@ -1,4 +1,7 @@
-"""App Home: the workspace's recent quotes, its digests, and what changed in the catalog."""
+"""App Home: the workspace's recent quotes, its digests, and what changed in the catalog.
+
+Published lazily: views.publish may wait out a 429, and the event's ack must not.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from slack_bolt import App
 from slack_sdk import WebClient
 
 from bot.services import Services
+from bot.slack.lazy import acknowledge
 from storage import digests, quotes
 
 RECENT_QUOTES = 10
@@ -15,11 +19,12 @@ NEWEST = 5
 
 
 def register(app: App, services: Services) -> None:
-    @app.event("app_home_opened")
     def on_home(event: dict[str, Any], body: dict[str, Any], client: WebClient) -> None:
         if event.get("tab", "home") != "home":
             return
         publish_home(services, client, workspace_id=body.get("team_id", ""), user=event["user"])
+
+    app.event("app_home_opened")(ack=acknowledge, lazy=[on_home])
 
 
 def publish_home(services: Services, client: WebClient, *, workspace_id: str, user: str) -> None:

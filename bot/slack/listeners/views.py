@@ -1,11 +1,17 @@
 """Modals: the "new quote" form, and the admins' "add a serving change" form.
 
-Both are validated on submit and answered inline.
+Both are validated on submit and answered with a direct message.
 
 Slack shows ``response_action: errors`` next to the inputs named, so a wrong
-value is fixed in place instead of losing the form. The question a "Save as
-quote" button carried rides in the view's private_metadata; the form's
-deployment fields then start from it.
+value is fixed in place instead of losing the form; a product error raised
+while saving (a taken name, a record the catalog refuses, a form whose hidden
+question cannot be read) is put next to its input by the app's one error
+handler. Validation and saving run on the ack path, because their verdict is
+the response Slack waits for; the outcome rides in ``context`` to a lazy
+listener that sends it as a direct message once the form has closed.
+
+The question a "Save as quote" button carried rides in the view's
+private_metadata; the form's deployment fields then start from it.
 """
 
 from __future__ import annotations
@@ -14,19 +20,19 @@ import math
 from typing import Any
 
 from pydantic import ValidationError
-from slack_bolt import Ack, App
+from slack_bolt import Ack, App, BoltContext
 from slack_sdk import WebClient
 
 from bot.commands.quotes import save
 from bot.conversation import decode_question, encode_question
 from bot.digests.feed import add_entries
 from bot.services import Caller, Services
+from bot.slack.delivery import direct_message
 from core.catalog import Catalog
 from core.catalog.loading import additions_from_text
-from core.errors import CatalogError, InputError
+from core.errors import InputError
 from core.questions import Question
 from core.scenario import Scenario
-from storage.errors import Conflict, StorageError
 
 CALLBACK_ID = "quote_modal"
 FIELDS = ("model", "gpu", "gpus", "concurrency", "price_per_gpu_hour", "term_months")
@@ -56,8 +62,9 @@ def open_quote_modal(
 
 
 def register(app: App, services: Services) -> None:
-    @app.view(CALLBACK_ID)
-    def on_submit(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
+    def on_submit(
+        ack: Ack, body: dict[str, Any], view: dict[str, Any], context: BoltContext
+    ) -> None:
         values = _values(view)
         engine = services.engines.current()
         errors, question = read_form(engine.catalog, values, view.get("private_metadata", ""))
@@ -66,24 +73,25 @@ def register(app: App, services: Services) -> None:
             return
         user = body["user"]["id"]
         caller = Caller(workspace_id=team_of(body), channel_id=None, user_id=user)
-        try:
-            reply = save(
-                services,
-                caller,
-                engine,
-                name=values.get("name", ""),
-                customer=values.get("customer", ""),
-                question=question,
-            )
-        except Conflict as exc:
-            ack(response_action="errors", errors={"name": exc.message})
-            return
-        except (InputError, StorageError) as exc:
-            ack(response_action="errors", errors={exc.field or "name": exc.message})
-            return
+        reply = save(
+            services,
+            caller,
+            engine,
+            name=values.get("name", ""),
+            customer=values.get("customer", ""),
+            question=question,
+        )
+        context[OUTCOME] = services.renderer.message(reply.template, **reply.context)
         ack()
-        message = services.renderer.message(reply.template, **reply.context)
-        client.chat_postMessage(channel=user, text=message.text, blocks=message.blocks)
+
+    app.view(CALLBACK_ID)(ack=on_submit, lazy=[announce])
+
+
+def announce(body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
+    """The saved form's outcome, to whoever submitted it, once Slack has closed the form."""
+    message = context.get(OUTCOME)
+    if message is not None:
+        direct_message(client, message, user=body["user"]["id"])
 
 
 def read_form(
@@ -148,38 +156,33 @@ def team_of(body: dict[str, Any]) -> str:
 
 
 ADD_CALLBACK_ID = "admin_add"
+OUTCOME = "leasewise_outcome"
+"""The context key a form's ack part leaves its outcome under, for its lazy part."""
 
 
 def register_admin(app: App, services: Services) -> None:
-    @app.view(ADD_CALLBACK_ID)
-    def on_add(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
+    def on_add(ack: Ack, body: dict[str, Any], view: dict[str, Any], context: BoltContext) -> None:
         user = body["user"]["id"]
         if not services.is_admin(user):
             refusal = "only leasewise admins may add changes"
             ack(response_action="errors", errors={"record": refusal})
             return
         text = _values(view).get("record", "")
-        try:
-            stacks, measurements = additions_from_text(text, name="the form")
-            if not stacks and not measurements:
-                raise InputError("no stacks or measurements in it", field="record")
-            with services.sessions.begin() as session:
-                added = add_entries(
-                    session,
-                    services.engines.base.catalog,
-                    stacks=stacks,
-                    measurements=measurements,
-                    actor=user,
-                )
-        except CatalogError as exc:
-            ack(response_action="errors", errors={"record": str(exc)[:2000]})
-            return
-        except (InputError, StorageError) as exc:
-            ack(response_action="errors", errors={"record": exc.message[:2000]})
-            return
-        ack()
+        stacks, measurements = additions_from_text(text, name="the form")
+        if not stacks and not measurements:
+            raise InputError("no stacks or measurements in it", field="record")
+        with services.sessions.begin() as session:
+            added = add_entries(
+                session,
+                services.engines.base.catalog,
+                stacks=stacks,
+                measurements=measurements,
+                actor=user,
+            )
         services.engines.changed()
-        message = services.renderer.message(
+        context[OUTCOME] = services.renderer.message(
             "admin_done", what="added " + ", ".join(added), audit_id=None, recalibrating=True
         )
-        client.chat_postMessage(channel=user, text=message.text, blocks=message.blocks)
+        ack()
+
+    app.view(ADD_CALLBACK_ID)(ack=on_add, lazy=[announce])
