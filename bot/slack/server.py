@@ -4,8 +4,9 @@ HTTP mode mounts Bolt's request handling on Starlette under uvicorn:
 ``/slack/events`` (commands, events, interactivity), ``/slack/install`` and
 ``/slack/oauth_redirect`` for installs, and ``/healthz`` for the orchestrator.
 Bolt's own Starlette adapter calls the synchronous app on the event loop; here
-each request is dispatched on a worker thread instead, so one slow listener
-cannot hold up the acks of the others (Slack wants an ack within 3 seconds).
+each request is dispatched on a worker thread instead, and returns as soon as
+the listener's ack part has run (``bot.slack.lazy``). ``/slack/events`` lets
+only small, signed, well-formed bodies through to Bolt (``bot.slack.gate``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from bot.digests.schedule import DigestScheduler
 from bot.services import Services
 from bot.settings import Settings
 from bot.slack.app import INSTALL_PATH, REDIRECT_PATH
+from bot.slack.gate import Gate
 
 log = logging.getLogger("leasewise.serve")
 EVENTS_PATH = "/slack/events"
@@ -37,8 +39,12 @@ SHUTDOWN_WAIT_S = 1.0
 def build_asgi(app: App, services: Services) -> Starlette:
     """The ASGI application serving ``app``; health checks the database too."""
 
+    gate = Gate.for_secret(_signing_secret(services.settings))
+
     async def events(request: Request) -> Response:
-        body = await request.body()
+        body = await gate.admit(request)
+        if isinstance(body, Response):
+            return body
         bolt_response = await run_in_threadpool(app.dispatch, to_bolt_request(request, body))
         return to_starlette_response(bolt_response)
 
@@ -121,3 +127,10 @@ def run_socket(
         if scheduler is not None:
             scheduler.shutdown()
         services.engines.stop(timeout=SHUTDOWN_WAIT_S)
+
+
+def _signing_secret(settings: Settings) -> str:
+    secret = settings.slack_signing_secret
+    if secret is None:
+        raise ValueError("HTTP mode needs SLACK_SIGNING_SECRET: every request is checked with it")
+    return secret.get_secret_value()
