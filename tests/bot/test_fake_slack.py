@@ -192,11 +192,13 @@ def test_response_url_posts_are_recorded_and_can_be_waited_for(slack: FakeSlack)
     url = slack.response_url("r1")
 
     def respond_later() -> None:
-        time.sleep(0.1)
+        time.sleep(0.1)  # most likely after wait_for began; either order must work
         WebhookClient(url).send(text="done", response_type="ephemeral")
 
-    threading.Thread(target=respond_later).start()
-    [call] = slack.wait_for("response_url:r1", timeout=5)
+    responder = threading.Thread(target=respond_later)
+    responder.start()
+    [call] = slack.wait_for("response_url:r1")
+    responder.join()
 
     assert call.body == {"text": "done", "response_type": "ephemeral"}
 

@@ -25,6 +25,9 @@ from urllib.parse import parse_qsl, urlsplit
 BOT_USER_ID = "U0BOT"
 BOT_ID = "B0BOT"
 TEAM_ID = "T0001"
+WAIT_DEADLINE_S = 30.0
+"""How long ``wait_for`` waits by default: it returns as soon as the calls arrive, so the
+deadline only bounds a failure, and must outlast a rendering on a loaded 2-core machine."""
 
 # slack_sdk form-encodes these as JSON strings (e.g. files.completeUploadExternal's `files`);
 # tests want to assert on their structure, not on their serialisation.
@@ -134,7 +137,9 @@ class FakeSlack:
         with self._cond:
             return [c for c in self.calls if c.method == method]
 
-    def wait_for(self, method: str, count: int = 1, timeout: float = 5.0) -> list[Call]:
+    def wait_for(
+        self, method: str, count: int = 1, timeout: float = WAIT_DEADLINE_S
+    ) -> list[Call]:
         """Block until ``count`` calls to ``method`` arrived: the bot answers Slack first
         and does its Web API work afterwards, so a test cannot just look right away."""
         with self._cond:

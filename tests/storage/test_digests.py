@@ -264,6 +264,10 @@ def test_a_naive_clock_is_refused(session, subscription_id):
 # file's write lock makes them take turns, which must give the same answer.
 
 
+DEADLINE_S = 60.0
+"""Bounds a stuck contender; a healthy race ends as soon as both are done."""
+
+
 def race(url: str, attempt) -> list:
     """Run ``attempt(session)`` in two threads, each on its own engine and transaction."""
     engines = [make_engine(url) for _ in range(2)]
@@ -274,7 +278,7 @@ def race(url: str, attempt) -> list:
     def contender(i: int) -> None:
         try:
             with make_session_factory(engines[i]).begin() as s:
-                barrier.wait(timeout=10)
+                barrier.wait(timeout=DEADLINE_S)
                 results[i] = attempt(s)
         except BaseException as exc:  # noqa: BLE001 - reported by the main thread
             errors.append(exc)
@@ -283,7 +287,7 @@ def race(url: str, attempt) -> list:
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=30)
+        t.join(timeout=DEADLINE_S)
     assert not any(t.is_alive() for t in threads), "a contender is stuck"
     for engine in engines:
         engine.dispose()

@@ -11,7 +11,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from storage import events
@@ -106,18 +106,36 @@ def test_an_over_long_key_is_refused_plainly(session):
 # --- races: two replicas receive the same event ----------------------------------------
 
 
+DEADLINE_S = 60.0
+"""Waits end when their condition holds; this only bounds a failure on a loaded machine."""
+
+
 def mark_in_thread(
     session_factory: sessionmaker[Session], key: str
-) -> tuple[threading.Thread, list[bool]]:
+) -> tuple[threading.Thread, list[bool], threading.Event]:
+    """The marker in a thread of its own; the event is set once it has sent its first
+    statement (SQLite's BEGIN IMMEDIATE, PostgreSQL's INSERT), where it must then wait."""
     result: list[bool] = []
+    sent = threading.Event()
+    engine = session_factory.kw["bind"]
 
     def run() -> None:
-        with session_factory.begin() as session:
-            result.append(mark_processed(session, key, EXPIRES))
+        me = threading.get_ident()
+
+        def sending(*_: object) -> None:
+            if threading.get_ident() == me:
+                sent.set()
+
+        event.listen(engine, "before_cursor_execute", sending)
+        try:
+            with session_factory.begin() as session:
+                result.append(mark_processed(session, key, EXPIRES))
+        finally:
+            event.remove(engine, "before_cursor_execute", sending)
 
     thread = threading.Thread(target=run)
     thread.start()
-    return thread, result
+    return thread, result, sent
 
 
 @pytest.mark.parametrize(("first_commits", "second_gets"), [(True, False), (False, True)])
@@ -128,8 +146,9 @@ def test_a_racing_second_marker_waits_for_the_first_and_follows_its_outcome(
     first.begin()
     assert mark_processed(first, event_key("Ev01"), EXPIRES) is True
 
-    thread, second = mark_in_thread(session_factory, event_key("Ev01"))
-    thread.join(timeout=0.5)
+    thread, second, sent = mark_in_thread(session_factory, event_key("Ev01"))
+    assert sent.wait(DEADLINE_S), "the second marker never reached the database"
+    thread.join(timeout=0.5)  # it is at the database: still there, as the first holds on
     assert thread.is_alive(), "the second marker should wait for the first's transaction"
 
     if first_commits:
@@ -137,7 +156,7 @@ def test_a_racing_second_marker_waits_for_the_first_and_follows_its_outcome(
     else:
         first.rollback()
     first.close()
-    thread.join(timeout=10)
+    thread.join(timeout=DEADLINE_S)
     assert second == [second_gets]
 
 
@@ -146,7 +165,7 @@ def test_of_many_concurrent_markers_exactly_one_wins(session_factory):
     start = threading.Barrier(racers)
 
     def race(_: int) -> bool:
-        start.wait(timeout=10)
+        start.wait(timeout=DEADLINE_S)
         with session_factory.begin() as session:
             return mark_processed(session, message_key("C1", "1764493200.1"), EXPIRES)
 
