@@ -4,6 +4,11 @@ Secrets are ``SecretStr`` so they never reach a log line or a traceback by
 accident. Which secrets are needed depends on how the app runs (HTTP with one
 workspace's token, HTTP with OAuth for many, Socket Mode); ``slack_mode`` and
 ``missing_for`` say so before anything starts, in words an operator can act on.
+
+A secret that is blank (``SLACK_SIGNING_SECRET=" "``) counts as unset, and a set
+one loses surrounding whitespace: Slack's tokens and secrets never contain any,
+and a newline pasted in, or left by ``$(cat secret-file)``, would otherwise make
+every signature check fail while the app reports itself healthy.
 """
 
 from __future__ import annotations
@@ -12,8 +17,6 @@ from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
-
-from storage.database import default_database_url
 
 SLACK_API_URL = "https://slack.com/api/"
 SlackMode = Literal["http", "oauth", "socket", "console"]
@@ -34,6 +37,13 @@ DEFAULT_SCOPES = (
 """What the app asks for at install; slack/manifest.yaml lists the same."""
 
 
+def _default_database_url() -> str:
+    """Imported when needed: reading settings (``leasewise health``) needs no SQLAlchemy."""
+    from storage.database import default_database_url
+
+    return default_database_url()
+
+
 class Settings(BaseSettings):
     """leasewise's configuration.
 
@@ -43,7 +53,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="", extra="ignore")
 
-    database_url: str = Field(default_factory=default_database_url)
+    database_url: str = Field(default_factory=_default_database_url)
     slack_bot_token: SecretStr | None = None
     slack_signing_secret: SecretStr | None = None
     slack_app_token: SecretStr | None = None
@@ -56,6 +66,21 @@ class Settings(BaseSettings):
     host: str = Field(default="0.0.0.0", validation_alias="LEASEWISE_HOST")  # noqa: S104
     port: int = Field(default=3000, ge=1, le=65535, validation_alias="PORT")
     slack_retries: int = Field(default=2, ge=0, le=10, validation_alias="LEASEWISE_SLACK_RETRIES")
+
+    @field_validator(
+        "slack_bot_token",
+        "slack_signing_secret",
+        "slack_app_token",
+        "slack_client_id",
+        "slack_client_secret",
+        "slack_state_secret",
+        mode="before",
+    )
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        if isinstance(value, str):
+            return value.strip() or None
+        return value
 
     @field_validator("leasewise_admins", "slack_scopes", mode="before")
     @classmethod
@@ -75,9 +100,9 @@ class Settings(BaseSettings):
         """How the app would talk to Slack with these settings."""
         if socket:
             return "socket"
-        if self.slack_client_id or self.slack_client_secret:
+        if _is_set(self.slack_client_id) or _is_set(self.slack_client_secret):
             return "oauth"
-        if self.slack_bot_token or self.slack_signing_secret:
+        if _is_set(self.slack_bot_token) or _is_set(self.slack_signing_secret):
             return "http"
         return "console"
 
@@ -100,7 +125,14 @@ class Settings(BaseSettings):
                 "SLACK_APP_TOKEN": self.slack_app_token,
                 "SLACK_BOT_TOKEN": self.slack_bot_token,
             }
-        return [name for name, value in needed.items() if not value]
+        return [name for name, value in needed.items() if not _is_set(value)]
 
     def is_admin(self, user_id: str) -> bool:
         return user_id in self.leasewise_admins
+
+
+def _is_set(value: object) -> bool:
+    """Set to something other than whitespace (a SecretStr built in code skips the validator)."""
+    if isinstance(value, SecretStr):
+        value = value.get_secret_value()
+    return bool(value.strip()) if isinstance(value, str) else value is not None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import SecretStr
 
 from bot.settings import Settings
 
@@ -65,3 +66,54 @@ def test_socket_mode_needs_the_app_token(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_api_url_gets_the_slash_slack_sdk_needs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SLACK_API_URL", "http://127.0.0.1:9999/api")
     assert Settings().slack_api_url == "http://127.0.0.1:9999/api/"
+
+
+@pytest.mark.parametrize(
+    ("env", "mode", "missing"),
+    [
+        (
+            {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "   "},
+            "http",
+            ["SLACK_SIGNING_SECRET"],
+        ),
+        ({"SLACK_BOT_TOKEN": "\t\n", "SLACK_SIGNING_SECRET": "shh"}, "http", ["SLACK_BOT_TOKEN"]),
+        (
+            {"SLACK_CLIENT_ID": "1.2", "SLACK_CLIENT_SECRET": " ", "SLACK_SIGNING_SECRET": "s"},
+            "oauth",
+            ["SLACK_CLIENT_SECRET"],
+        ),
+    ],
+)
+def test_a_blank_secret_counts_as_unset(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], mode: str, missing: list[str]
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    settings = Settings()
+    assert settings.slack_mode() == mode
+    assert settings.missing_for(mode) == missing
+
+
+def test_a_blank_app_token_leaves_socket_mode_missing_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-1")
+    monkeypatch.setenv("SLACK_APP_TOKEN", "  ")
+    assert Settings().missing_for("socket") == ["SLACK_APP_TOKEN"]
+
+
+def test_only_blank_secrets_mean_the_local_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SLACK_BOT_TOKEN", " ")
+    monkeypatch.setenv("SLACK_SIGNING_SECRET", "")
+    assert Settings().slack_mode() == "console"
+
+
+def test_a_secret_loses_the_newline_a_file_or_a_paste_left_on_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SLACK_SIGNING_SECRET", "8f742231b10e8888abcd99yyyzzz85a5\n")
+    secret = Settings().slack_signing_secret
+    assert secret is not None and secret.get_secret_value() == "8f742231b10e8888abcd99yyyzzz85a5"
+
+
+def test_a_blank_secret_given_in_code_counts_as_unset_too() -> None:
+    settings = Settings(slack_bot_token=SecretStr("xoxb-1"), slack_signing_secret=SecretStr(" "))
+    assert settings.missing_for("http") == ["SLACK_SIGNING_SECRET"]
