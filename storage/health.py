@@ -8,11 +8,12 @@ needs (SQLite's write lock and its journal beside the file; a PostgreSQL session
 that is not read-only, a row lock), touches a table every migrated database has,
 and leaves nothing behind: no row, no schema of its own, nothing to clean up.
 
-Each probe opens a connection of its own, outside the app's pool, because a
-pooled connection can hide an outage: SQLite keeps writing to a file that was
-deleted under it, and a connection opened before a chmod keeps its rights. The
-SQLite probe opens the file with ``mode=rw``, so a missing file is reported
-rather than created empty, and honours a URL's own ``mode=ro``.
+Each probe opens a connection of its own, outside the app's pool: it carries the
+probe's short timeouts rather than the app's, one abandoned at the deadline never
+goes back to the pool, and it sees what the next connection would (a connection
+opened before a chmod keeps its rights). The SQLite probe opens the file with
+``mode=rw``, so a missing file is reported rather than created empty, and it
+honours a URL's own ``mode=ro``.
 
 Nothing waits long. SQLite's busy wait is 0.1 s here (the app's is 5 s): a lock
 held by another writer is reported as busy, which is healthy, since requests

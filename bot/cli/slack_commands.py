@@ -2,32 +2,45 @@
 
 Both build the same services at the edge: settings from the environment, the
 database (SQLite by default, migrated on first use), the cached engine and the
-templates. A missing secret stops ``serve`` before it listens, naming the
-variable; ``chat`` needs none.
+templates. A missing or blank secret stops ``serve`` before it listens, naming
+the variable; a database the app cannot open or write stops either one with
+what is wrong and how to fix it (exit code 2, one line); ``chat`` needs no
+secret.
+
+Only the standard library and typer are imported at module level: ``leasewise
+health`` runs every 30 seconds in the container and must not pay for SQLAlchemy,
+pydantic or the Slack stack. Each command imports what it uses.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import typer
 
-from bot.cli.errors import BadInput, friendly_errors
-from bot.cli.terminal import make_console
-from bot.console.chat import run as run_chat
-from bot.engine.source import EngineSource
-from bot.render.renderer import Renderer
-from bot.services import Services
-from bot.settings import Settings
-from core.perf.engine import PerfEngine
-from storage.database import is_sqlite
-from storage.schema import open_database
+if TYPE_CHECKING:
+    from bot.services import Services
+    from bot.settings import Settings
+    from core.perf.engine import PerfEngine
+
+DEFAULT_PORT = 3000
+"""Settings' default for PORT, which ``health`` reads without building Settings."""
+HEALTH_TIMEOUT_S = 5
 
 
 def build_services(settings: Settings, load_engine: Callable[[], PerfEngine]) -> Services:
+    """Services over the database at ``settings.database_url``; a StorageError (the
+    misconfiguration and its fix) if it cannot be opened, migrated or written."""
+    from bot.engine.source import EngineSource
+    from bot.render.renderer import Renderer
+    from bot.services import Services
+    from storage.schema import open_database
+
     _, sessions = open_database(settings.database_url)
     engines = EngineSource(load_engine(), sessions)
     engines.build_now()  # with the admins' additions before the first answer, not after
@@ -46,8 +59,13 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         port: int | None = typer.Option(None, "--port", help="HTTP port (default $PORT, 3000)."),
     ) -> None:
         """Run the Slack app: HTTP on /slack/events, or Socket Mode with --socket."""
+        from dataclasses import replace
+
+        from bot.cli.errors import BadInput, friendly_errors
+        from bot.cli.terminal import make_console
         from bot.digests.compose import compose
         from bot.digests.schedule import DigestScheduler
+        from bot.settings import Settings
         from bot.slack.app import (
             MissingSettings,
             create_app,
@@ -81,7 +99,13 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
     @cli.command("run")
     def run_cmd(ctx: typer.Context) -> None:
         """The main job: the Slack app when Slack credentials are set, else the local chat."""
-        if Settings().slack_mode() == "console":
+        from bot.cli.errors import friendly_errors
+        from bot.cli.terminal import make_console
+        from bot.settings import Settings
+
+        with friendly_errors(lambda: False, make_console()):
+            mode = Settings().slack_mode()
+        if mode == "console":
             typer.echo("No Slack credentials set: starting the local chat (see README).")
             ctx.invoke(chat_cmd)
         else:
@@ -91,11 +115,18 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
     def health_cmd(
         url: str | None = typer.Option(None, help="Default: http://127.0.0.1:$PORT/healthz."),
     ) -> None:
-        """Exit 0 if the running server answers /healthz with ok (the image's HEALTHCHECK)."""
-        target = url or f"http://127.0.0.1:{Settings().port}/healthz"
+        """Exit 0 if the running server answers /healthz with ok (the image's HEALTHCHECK).
+
+        The server's answer says what it checked (the database: reachable, writable,
+        busy, latency); an unhealthy one (503) exits 1 with that answer.
+        """
+        target = url or f"http://127.0.0.1:{_port()}/healthz"
         try:
-            with urllib.request.urlopen(target, timeout=5) as response:  # noqa: S310
+            with urllib.request.urlopen(target, timeout=HEALTH_TIMEOUT_S) as response:  # noqa: S310
                 body = response.read().decode()
+        except urllib.error.HTTPError as exc:
+            typer.echo(f"unhealthy: {target}: {exc.code} {exc.read().decode()}", err=True)
+            raise typer.Exit(1) from exc
         except (OSError, ValueError) as exc:
             typer.echo(f"unhealthy: {target}: {exc}", err=True)
             raise typer.Exit(1) from exc
@@ -104,16 +135,35 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
     @cli.command("chat")
     def chat_cmd() -> None:
         """Talk to leasewise in the terminal, as in a Slack channel (no Slack needed)."""
+        from bot.cli.errors import friendly_errors
+        from bot.cli.terminal import make_console
+        from bot.console.chat import run as run_chat
+        from bot.settings import Settings
+        from storage.database import parse_url, sqlite_file, where
+
         console = make_console()
         with friendly_errors(lambda: False, console):
             settings = Settings()
             services = build_services(settings, load_engine)
-            url = settings.database_url
-            where = url.removeprefix("sqlite:///") if is_sqlite(url) else url
-            typer.echo(f"(database: {where})")
+            url = parse_url(settings.database_url)
+            path = sqlite_file(url)
+            typer.echo(f"(database: {path if path is not None else where(url)})")
             interactive = sys.stdin.isatty()
             lines = _prompted() if interactive else sys.stdin
             run_chat(services, lines, typer.echo, interactive=interactive)
+
+
+def _port() -> int:
+    """PORT as Settings reads it, without paying for pydantic on every health check."""
+    raw = os.environ.get("PORT", "").strip()
+    try:
+        port = int(raw) if raw else DEFAULT_PORT
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        typer.echo(f"Error: PORT must be a port number, 1-65535 (got {raw!r}; e.g. PORT=3000)")
+        raise typer.Exit(2)
+    return port
 
 
 def _prompted() -> Iterator[str]:

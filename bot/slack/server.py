@@ -16,7 +16,6 @@ import logging
 
 from slack_bolt import App
 from slack_bolt.adapter.starlette.handler import to_bolt_request, to_starlette_response
-from sqlalchemy import text
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -28,6 +27,7 @@ from bot.services import Services
 from bot.settings import Settings
 from bot.slack.app import INSTALL_PATH, REDIRECT_PATH
 from bot.slack.gate import Gate
+from storage.health import DatabaseHealth, DatabaseProbe
 
 log = logging.getLogger("leasewise.serve")
 EVENTS_PATH = "/slack/events"
@@ -58,13 +58,18 @@ def build_asgi(app: App, services: Services) -> Starlette:
         handle = handle or flow.handle_callback
         return to_starlette_response(await run_in_threadpool(handle, bolt_request))
 
+    database = DatabaseProbe.for_sessions(services.sessions)
+
     async def health(request: Request) -> Response:
-        try:
-            await run_in_threadpool(_ping, services)
-        except Exception as exc:  # noqa: BLE001 - reported as unhealthy, not raised
-            log.warning("health check: database unreachable: %s", exc)
-            return JSONResponse({"status": "unhealthy", "database": "unreachable"}, 503)
-        return JSONResponse({"status": "ok", "database": "ok"})
+        """200 while the database reads and takes writes (or a busy writer holds it for
+        now), 503 otherwise; the body says what was checked."""
+        checked = await run_in_threadpool(_ping, database)
+        body = {
+            "status": "ok" if checked.healthy else "unhealthy",
+            "database": checked.state,
+            "checks": {"database": checked.as_dict()},
+        }
+        return JSONResponse(body, 200 if checked.healthy else 503)
 
     return Starlette(
         routes=[
@@ -76,9 +81,9 @@ def build_asgi(app: App, services: Services) -> Starlette:
     )
 
 
-def _ping(services: Services) -> None:
-    with services.sessions() as session:
-        session.execute(text("SELECT 1"))
+def _ping(database: DatabaseProbe) -> DatabaseHealth:
+    """The probe bounds its own wait (timeouts and a deadline), so this never hangs."""
+    return database.check()
 
 
 def warm_up(services: Services) -> None:
