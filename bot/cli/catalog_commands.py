@@ -6,14 +6,13 @@ import dataclasses
 import json
 import statistics
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import typer
-from rich.table import Table
 
-from bot.cli.terminal import make_console
-from core.catalog import load_catalog
-from core.perf.engine import PerfEngine
-from core.perf.validation import Check, holdout, leave_deployment_out, leave_one_out
+if TYPE_CHECKING:
+    from core.perf.engine import PerfEngine
+    from core.perf.validation import Check
 
 
 def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
@@ -25,6 +24,8 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
     @group.command("models")
     def models(as_json: bool = as_json_opt) -> None:
         """Models with their architecture figures."""
+        from core.catalog import load_catalog
+
         rows = [m.model_dump(mode="json") for m in load_catalog().models]
         columns = (
             "id",
@@ -43,6 +44,8 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
     @group.command("gpus")
     def gpus(as_json: bool = as_json_opt) -> None:
         """GPUs with memory, bandwidth, FLOPS and a default price."""
+        from core.catalog import load_catalog
+
         rows = [g.model_dump(mode="json") for g in load_catalog().gpus]
         columns = (
             "id",
@@ -58,12 +61,16 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
     @group.command("stacks")
     def stacks(as_json: bool = as_json_opt) -> None:
         """Serving stacks and their release dates."""
+        from core.catalog import load_catalog
+
         rows = [s.model_dump(mode="json") for s in load_catalog().stacks]
         _print(rows, ("id", "name", "engine", "released", "models", "gpus"), "Stacks", as_json)
 
     @group.command("measurements")
     def measurements(as_json: bool = as_json_opt) -> None:
         """Published measurements, as reported, with the tokens/s they imply."""
+        from core.catalog import load_catalog
+
         rows = [
             {**m.model_dump(mode="json"), "tokens_per_s": round(m.tokens_per_s, 1)}
             for m in load_catalog().measurements
@@ -84,6 +91,8 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
     @group.command("validate")
     def validate(as_json: bool = as_json_opt) -> None:
         """Leave-one-out errors over the calibration set, and errors on the holdouts."""
+        from core.perf.validation import holdout, leave_deployment_out, leave_one_out
+
         engine = load_engine()
         loo = leave_one_out(engine.catalog)
         ldo = leave_deployment_out(engine.catalog)
@@ -97,22 +106,21 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
             }
             typer.echo(json.dumps(report, indent=2))
             return
-        console = make_console()
-        console.print(_checks_table("Leave-one-out (each predicted from the rest)", loo))
-        console.print(_summary("leave-one-out", loo, banded=False))
-        console.print(
-            _checks_table("Leave-deployment-out (each deployment unmeasured, roofline only)", ldo)
-        )
-        console.print(_summary("leave-deployment-out", ldo, banded=False))
-        console.print(_checks_table("Holdout (never used in calibration)", held))
-        console.print(_summary("holdout", held, banded=True))
-        b = engine.bands
-        per_stack = "".join(
-            f"; {stack} roofline ±{v:.0%}" for stack, v in sorted(b.model_by_stack.items())
-        )
-        console.print(
-            f"Error bands in use: interpolated ±{b.interpolated:.0%}, anchored ±{b.anchored:.0%}, "
-            f"roofline ±{b.model:.0%}{per_stack}"
+        from bot.cli.printing import say
+
+        say(
+            "cli_validate",
+            checks=[
+                _summary("leave-one-out", "each predicted from the rest", loo, banded=False),
+                _summary(
+                    "leave-deployment-out",
+                    "each deployment unmeasured, roofline only",
+                    ldo,
+                    banded=False,
+                ),
+                _summary("holdout", "never used in calibration", held, banded=True),
+            ],
+            bands=engine.bands,
         )
 
     return group
@@ -124,20 +132,9 @@ def _print(
     if as_json:
         typer.echo(json.dumps(rows, indent=2, default=str))
         return
-    table = Table(title=title)
-    for c in columns:
-        table.add_column(c)
-    for r in rows:
-        table.add_row(*(_cell(r.get(c)) for c in columns))
-    make_console().print(table)
+    from bot.cli.printing import say
 
-
-def _cell(value: object) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(map(str, value)) or "any"
-    return "" if value is None else str(value)
+    say("cli_catalog", title=title, columns=columns, rows=rows)
 
 
 def _dump(checks: list[Check]) -> list[dict[str, object]]:
@@ -154,30 +151,26 @@ def _dump(checks: list[Check]) -> list[dict[str, object]]:
     ]
 
 
-def _checks_table(title: str, checks: list[Check]) -> Table:
-    table = Table(title=title)
-    for col in ("measurement", "measured tok/s", "predicted", "error", "method"):
-        table.add_column(col, justify="left" if col in ("measurement", "method") else "right")
-    for c in checks:
-        table.add_row(
-            c.measurement.id,
-            f"{c.measurement.tokens_per_s:,.1f}",
-            f"{c.predicted_tokens_per_s:,.1f}",
-            f"{c.relative_error:+.0%}",
-            c.method,
-        )
-    return table
+@dataclasses.dataclass(frozen=True)
+class Summary:
+    """One validation method's checks and the figures ``cli_validate.text.j2`` words."""
+
+    name: str
+    how: str
+    checks: list[Check]
+    median_error: float | None
+    max_error: float | None
+    inside_band: int | None
+    """Checks whose measurement fell inside the band reported; None where no band applies."""
 
 
-def _summary(name: str, checks: list[Check], *, banded: bool) -> str:
-    if not checks:
-        return f"{name}: no measurements"
+def _summary(name: str, how: str, checks: list[Check], *, banded: bool) -> Summary:
     errors = [abs(c.relative_error) for c in checks]
-    line = (
-        f"{name}: {len(checks)} measurements, median |error| {statistics.median(errors):.0%}, "
-        f"max {max(errors):.0%}"
+    return Summary(
+        name=name,
+        how=how,
+        checks=checks,
+        median_error=statistics.median(errors) if errors else None,
+        max_error=max(errors) if errors else None,
+        inside_band=sum(c.within_band for c in checks) if banded else None,
     )
-    if banded:
-        inside = sum(c.within_band for c in checks)
-        line += f"; inside the reported band: {inside}/{len(checks)}"
-    return line

@@ -7,16 +7,18 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from pydantic import BaseModel, ValidationError
-from rich.console import Console
-from rich.markup import escape
 
 from core.errors import CatalogError, InputError
 from core.scenario import Scenario
 from core.traffic import Traffic
+from storage.errors import StorageError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_BAD_INPUT = 2
 
@@ -132,30 +134,38 @@ def from_validation(exc: ValidationError) -> BadInput:
     return BadInput(message, field=field, hint=f"e.g. {example}" if example else None)
 
 
-def fail(problem: BadInput | InputError, *, as_json: bool, console: Console) -> NoReturn:
+def fail(
+    problem: BadInput | InputError | StorageError,
+    *,
+    as_json: bool,
+    console: Console | None = None,
+) -> NoReturn:
+    """One JSON object, or one line from ``cli_error.text.j2``; then exit 2.
+
+    ``console`` is accepted for callers that still print with Rich; the line is
+    plain text either way, the user's own text echoed verbatim on one line.
+    """
     if as_json:
         typer.echo(
             json.dumps({"error": problem.message, "field": problem.field, "hint": problem.hint})
         )
     else:
-        # The user's own text is echoed back: escape it, and keep it on one line.
-        hint = f" ({problem.hint})" if problem.hint else ""
-        console.print(
-            f"[bold red]Error:[/] {escape(problem.message + hint)}",
-            highlight=False,
-            soft_wrap=True,
-        )
+        from bot.cli.printing import say
+
+        say("cli_error", message=problem.message, hint=problem.hint)
     raise typer.Exit(EXIT_BAD_INPUT)
 
 
 @contextmanager
-def friendly_errors(as_json: Callable[[], bool], console: Console) -> Iterator[None]:
+def friendly_errors(
+    as_json: Callable[[], bool], console: Console | None = None
+) -> Iterator[None]:
     """Turn the product's own errors into exit 2; anything else is a bug and stays loud."""
     try:
         yield
     except ValidationError as exc:
         fail(from_validation(exc), as_json=as_json(), console=console)
-    except (InputError, BadInput) as exc:
+    except (InputError, BadInput, StorageError) as exc:
         fail(exc, as_json=as_json(), console=console)
     except CatalogError as exc:
         fail(

@@ -9,24 +9,15 @@ audit entries, or refused whole with the file, entry and field named (exit 2).
 
 from __future__ import annotations
 
-import getpass
 from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from bot.cli.errors import BadInput, friendly_errors
-from bot.cli.slack_commands import build_services
-from bot.cli.terminal import make_console
-from bot.digests.feed import add_entries
-from bot.settings import Settings
-from core.catalog.loading import additions_from_text
-from core.perf.engine import PerfEngine
-from storage import digests, quotes
-from storage.clock import utc_now
-from storage.errors import StorageError
-from storage.schema import open_database
+if TYPE_CHECKING:
+    from core.perf.engine import PerfEngine
 
 
 def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
@@ -35,8 +26,17 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         file: Path = typer.Argument(..., help="YAML with `stacks:` and/or `measurements:`."),
     ) -> None:
         """Add serving stacks and measurements from a YAML file (validated, audited)."""
-        console = make_console()
-        with friendly_errors(lambda: False, console):
+        import getpass
+
+        from bot.cli.errors import BadInput, friendly_errors
+        from bot.cli.printing import say
+        from bot.digests.feed import add_entries
+        from bot.settings import Settings
+        from core.catalog.loading import additions_from_text
+        from storage.errors import StorageError
+        from storage.schema import open_database
+
+        with friendly_errors(lambda: False):
             try:
                 text = file.read_text(encoding="utf-8")
             except OSError as exc:
@@ -62,8 +62,7 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
                     )
             except StorageError as exc:
                 raise BadInput(exc.message, field=exc.field, hint=exc.hint) from exc
-            for line in added:
-                console.print(f"added {line}", highlight=False)
+            say("cli_imported", added=added)
 
 
 def build_digest(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
@@ -76,10 +75,15 @@ def build_digest(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
         until: str | None = typer.Option(None, help="ISO date (default: today)."),
     ) -> None:
         """Print the digest each workspace (or one) would get for a period."""
+        from bot.cli.errors import BadInput, friendly_errors
+        from bot.cli.printing import say
+        from bot.cli.slack_commands import build_services
         from bot.digests.compose import digest_between
+        from bot.settings import Settings
+        from storage import quotes
+        from storage.clock import utc_now
 
-        console = make_console()
-        with friendly_errors(lambda: False, console):
+        with friendly_errors(lambda: False):
             last = _iso(until, "until") or utc_now().date()
             first = _iso(since, "since") or last - timedelta(days=7)
             if first >= last:
@@ -87,25 +91,29 @@ def build_digest(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
             services = build_services(Settings(), load_engine)
             with services.sessions() as session:
                 workspaces = [workspace] if workspace else quotes.workspaces(session)
-            if not workspaces:
-                console.print("No saved quotes yet: nothing to digest.", highlight=False)
+            previews = []
             for team in workspaces:
                 digest = digest_between(services, team, since=first, until=last)
                 name = "digest_quiet" if digest.is_empty else "digest"
-                message = services.renderer.message(name, digest=digest)
-                console.print(f"[bold]{team}[/bold]\n{message.console_text()}\n")
+                previews.append((team, services.renderer.text(name, digest=digest)))
+            say("cli_digest_preview", previews=previews)
 
     @group.command("run")
     def run_cmd(
         now: bool = typer.Option(False, "--now", help="Run every subscription's digest now."),
     ) -> None:
         """Post this week's digest to every subscribed channel that has not had it yet."""
+        from bot.cli.errors import BadInput, friendly_errors
+        from bot.cli.printing import say
+        from bot.cli.slack_commands import build_services
         from bot.digests.compose import compose
         from bot.digests.runs import run_digest
+        from bot.settings import Settings
         from bot.slack.app import make_client
+        from storage import digests
+        from storage.clock import utc_now
 
-        console = make_console()
-        with friendly_errors(lambda: False, console):
+        with friendly_errors(lambda: False):
             if not now:
                 raise BadInput(
                     "say --now: scheduled runs happen inside `leasewise serve`",
@@ -124,9 +132,11 @@ def build_digest(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
             with services.sessions() as session:
                 subscriptions = digests.active_subscriptions(session)
             fired = utc_now()
-            for subscription in subscriptions:
-                outcome = run_digest(services, client, subscription.id, fired, compose)
-                console.print(f"<#{subscription.channel_id}>: {outcome}", highlight=False)
+            outcomes = [
+                (s.channel_id, run_digest(services, client, s.id, fired, compose))
+                for s in subscriptions
+            ]
+            say("cli_digest_run", outcomes=outcomes)
 
     return group
 
@@ -137,6 +147,8 @@ PREVIEW_HINT = "e.g. leasewise digest preview --since 2026-10-12 --until 2026-10
 def _iso(value: str | None, field: str) -> date | None:
     if value is None:
         return None
+    from bot.cli.errors import BadInput
+
     try:
         return date.fromisoformat(value)
     except ValueError as exc:

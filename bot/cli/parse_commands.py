@@ -1,27 +1,24 @@
 """``leasewise parse`` (what the parser read) and ``leasewise ask`` (read, then answer).
 
 The same parser the Slack app uses, so a sales engineer can try a customer's
-words without Slack and see exactly what was understood and assumed.
+words without Slack and see exactly what was understood and assumed. ``parse``
+needs only the catalog, not the calibrated engine.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import typer
-from rich.table import Table
 
-from bot.cli.errors import BadInput, friendly_errors
-from bot.cli.render import notes, print_estimate
-from bot.cli.render_sizing import print_sizing
 from bot.cli.sizing_commands import DEFAULT_TOP
-from bot.cli.terminal import make_console
-from core.estimate import estimate
-from core.parse import Parsed, parse
-from core.perf.engine import PerfEngine
-from core.scenario import Estimate
-from core.sizing import Sizing, size
+
+if TYPE_CHECKING:
+    from core.parse import Parsed
+    from core.perf.engine import PerfEngine
+    from core.questions import Question
 
 
 def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
@@ -33,20 +30,18 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the parse as JSON."),
     ) -> None:
         """Show what leasewise reads in a message: fields, assumptions, what is missing."""
-        console = make_console()
-        with friendly_errors(lambda: as_json, console):
-            parsed = parse(" ".join(text), load_engine().catalog)
+        from bot.cli.errors import friendly_errors
+        from core.catalog import load_catalog
+        from core.parse import parse
+
+        with friendly_errors(lambda: as_json):
+            parsed = parse(" ".join(text), load_catalog())
             if as_json:
                 typer.echo(json.dumps(_as_json(parsed), indent=2, default=str))
                 return
-            console.print(_fields_table(parsed))
-            for title, lines in (
-                ("Understood", parsed.understood),
-                ("Assumed", parsed.assumed),
-                ("Ambiguous", parsed.ambiguities),
-                ("Missing", parsed.missing),
-            ):
-                notes(console, title, lines)
+            from bot.cli.printing import say
+
+            say("cli_parse", parsed=parsed)
 
     @cli.command("ask")
     def ask_cmd(
@@ -55,28 +50,46 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         top: int = typer.Option(DEFAULT_TOP, "--top", min=1, help="Options to show (sizing)."),
     ) -> None:
         """Read a message and answer it: an estimate for a deployment, sizing for traffic."""
-        console = make_console()
-        with friendly_errors(lambda: as_json, console):
+        from bot.cli.errors import friendly_errors
+        from core.parse import parse
+
+        with friendly_errors(lambda: as_json):
             engine = load_engine()
             parsed = parse(" ".join(text), engine.catalog)
-            answer = _answer(parsed, engine)
+            question = _question(parsed)
             if as_json:
+                from core.estimate import estimate
+                from core.sizing import size
+                from core.traffic import Traffic
+
+                answer = (
+                    size(question, engine)
+                    if isinstance(question, Traffic)
+                    else estimate(question, engine)
+                )
                 typer.echo(answer.model_dump_json(indent=2))
                 return
-            notes(console, "Understood", parsed.understood)
-            if isinstance(answer, Sizing):
-                print_sizing(console, answer, top=top)
-            else:
-                print_estimate(console, answer)
+            from bot.cli.printing import say
+            from bot.conversation import answer_question
+
+            reply = answer_question(
+                engine,
+                question,
+                understood=parsed.understood,
+                assumed=parsed.assumed,
+                ambiguities=parsed.ambiguities,
+                top=top,
+            )
+            say(reply.template, **reply.context)
 
 
-def _answer(parsed: Parsed, engine: PerfEngine) -> Estimate | Sizing:
-    """Estimate or size, whichever the message asks; else say what is missing."""
-    scenario, traffic = parsed.scenario(), parsed.traffic()
-    if traffic is not None:
-        return size(traffic, engine)
-    if scenario is not None:
-        return estimate(scenario, engine)
+def _question(parsed: Parsed) -> Question:
+    """What the message asks, traffic before a deployment; else say what is missing."""
+    from bot.cli.errors import BadInput
+
+    question = parsed.traffic() or parsed.scenario()
+    if question is not None:
+        return question
     wanted = parsed.missing or [
         "a deployment (e.g. 'Kimi K3 on 16x B300, batch 64') or traffic "
         "(e.g. '2B output tokens a day of Kimi K3')"
@@ -97,12 +110,3 @@ def _as_json(parsed: Parsed) -> dict[str, object]:
         "missing": parsed.missing,
         "ambiguities": parsed.ambiguities,
     }
-
-
-def _fields_table(parsed: Parsed) -> Table:
-    table = Table(title=f"Read as: {parsed.kind}", show_header=False)
-    table.add_column(style="bold")
-    table.add_column()
-    for key, value in parsed.fields.items():
-        table.add_row(key, str(value))
-    return table

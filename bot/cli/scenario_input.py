@@ -100,6 +100,12 @@ def question_from(kind: type[M], file: Path | None, flags: dict[str, Any]) -> M:
     return kind.model_validate(fields)
 
 
+def fields_of(kind: type[BaseModel], values: dict[str, Any]) -> dict[str, Any]:
+    """The command's parameters that are fields of ``kind`` (a flag is named as its field);
+    anything else in ``values`` (other options, names the command imported) is left out."""
+    return {k: v for k, v in values.items() if k in kind.model_fields}
+
+
 def scenario_from(file: Path | None, flags: dict[str, Any]) -> Scenario:
     return question_from(Scenario, file, flags)
 

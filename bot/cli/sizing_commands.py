@@ -7,34 +7,23 @@ import json
 import math
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
-from pydantic import BaseModel
 
-from bot.cli.errors import BadInput, friendly_errors
-from bot.cli.render_sizing import frontier_table, print_sizing
-from bot.cli.scenario_input import scenario_from, traffic_from
-from bot.cli.terminal import make_console
-from core.estimate import estimate
-from core.frontier import DEFAULT_BATCHES, frontier
-from core.perf.engine import PerfEngine, PerfQuery
-from core.scenario import Scenario
-from core.sizing import size
-from core.traffic import Traffic
+if TYPE_CHECKING:
+    from core.perf.engine import PerfEngine, PerfQuery
+    from core.scenario import Scenario
 
 DEFAULT_TOP = 5
-
-
-def fields_of(kind: type[BaseModel], values: dict[str, Any]) -> dict[str, Any]:
-    """The command's parameters that are fields of ``kind`` (a flag is named as its field)."""
-    return {k: v for k, v in values.items() if k in kind.model_fields}
 
 
 def parse_prices(pairs: list[str] | None) -> dict[str, float] | None:
     """``["b300=5", "h200=3.5"]`` -> ``{"b300": 5.0, "h200": 3.5}``; None when none given."""
     if not pairs:
         return None
+    from bot.cli.errors import BadInput
+
     prices: dict[str, float] = {}
     for pair in pairs:
         name, _, usd = pair.partition("=")
@@ -56,6 +45,9 @@ def frontier_query(scenario: Scenario, engine: PerfEngine) -> PerfQuery:
     """The deployment ``estimate`` would answer for (precision, fastest stack known as of,
     smallest GPU count that holds the model), at batch 1. Speculative decoding counts
     only when asked for, as in sizing, so every row assumes the same acceptance."""
+    from core.estimate import estimate
+    from core.perf.engine import PerfQuery
+
     e = estimate(scenario, engine)
     decoded = scenario.output_tokens
     if decoded is not None and scenario.reasoning_tokens is not None:
@@ -109,20 +101,30 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         spec_decode_acceptance: float | None = typer.Option(None, help="Tokens accepted/step."),
     ) -> None:
         """How many GPUs of which kind a traffic needs, ranked by $/month, against the API."""
+        from bot.cli.errors import BadInput, friendly_errors
+        from bot.cli.scenario_input import fields_of, traffic_from
+        from core.traffic import Traffic
+
         flags = fields_of(Traffic, locals())
-        console = make_console()
-        with friendly_errors(lambda: as_json, console):
+        with friendly_errors(lambda: as_json):
             if top is not None and top < 1:
                 raise BadInput("--top must be at least 1", field="top", hint="e.g. --top 3")
             flags["gpus"] = tuple(gpu) if gpu else None
             flags["prices"] = parse_prices(price)
-            sizing = size(traffic_from(file, flags), load_engine())
+            traffic = traffic_from(file, flags)
             if as_json:
+                from core.sizing import size
+
+                sizing = size(traffic, load_engine())
                 if top is not None:
                     sizing = sizing.model_copy(update={"options": sizing.options[:top]})
                 typer.echo(sizing.model_dump_json(indent=2))
-            else:
-                print_sizing(console, sizing, top=top or DEFAULT_TOP)
+                return
+            from bot.cli.printing import say
+            from bot.conversation import answer_question
+
+            reply = answer_question(load_engine(), traffic, top=top or DEFAULT_TOP)
+            say(reply.template, **reply.context)
 
     @cli.command("frontier")
     def frontier_cmd(
@@ -143,9 +145,13 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         batch: list[int] | None = typer.Option(None, help="Batch size to show (repeat)."),
     ) -> None:
         """Tokens/s per GPU against tokens/s per user, batch by batch, for one deployment."""
+        from bot.cli.errors import BadInput, friendly_errors
+        from bot.cli.scenario_input import fields_of, scenario_from
+        from core.frontier import DEFAULT_BATCHES, frontier
+        from core.scenario import Scenario
+
         flags = fields_of(Scenario, locals())
-        console = make_console()
-        with friendly_errors(lambda: as_json, console):
+        with friendly_errors(lambda: as_json):
             batches = tuple(sorted(set(batch))) if batch else DEFAULT_BATCHES
             if batches[0] < 1:
                 raise BadInput("--batch must be at least 1", field="batch", hint="e.g. --batch 64")
@@ -156,13 +162,6 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
             if as_json:
                 typer.echo(json.dumps([p.model_dump(mode="json") for p in points], indent=2))
                 return
-            q = query
-            title = f"{q.model} on {q.gpus}x {q.gpu} ({q.precision}, {q.stack})"
-            console.print(frontier_table(points, title))
-            console.print(
-                f"Speculative-decoding acceptance {q.spec_decode_acceptance:g} at every batch. "
-                "Bigger batches buy tokens per GPU with per-user speed; `leasewise size` takes "
-                "the largest batch that still meets the speed asked.",
-                highlight=False,
-                soft_wrap=True,
-            )
+            from bot.cli.printing import say
+
+            say("cli_frontier", query=query, points=points)

@@ -18,6 +18,10 @@ from typing import Any
 
 import pytest
 
+from bot.conversation import answer_question
+from bot.render.renderer import Renderer
+from core.scenario import Scenario
+
 ESTIMATE_FIELDS = {
     "output_tokens_per_s",
     "per_user_tokens_per_s",
@@ -135,11 +139,14 @@ def test_flags_override_the_fields_read_from_stdin(run, before_decode_path):
 # --- estimate: for people --------------------------------------------------------------------
 
 
-def test_estimate_without_json_shows_the_table_and_the_gb300_caveat(run, before_decode_path_flags):
+def test_estimate_without_json_shows_the_write_ups_figures_and_the_gb300_caveat(
+    run, before_decode_path_flags
+):
     result = run("estimate", *before_decode_path_flags, wide=True)
     assert result.exit_code == 0, result.output
-    for label in ("Output tokens/s", "Per M output tokens", "$9.98", "$80.00/hour"):
-        assert label in result.stdout
+    # $80/hour at $9.98 per M is 2,226.7 tokens/s (DESIGN.md's implied throughput)
+    for figure in ("2,227 tok/s total", "$9.98/M output tokens", "$80.00/hour", "$58,400/month"):
+        assert figure in result.stdout
     caveats = result.stdout.split("Caveats:", 1)[1]
     assert "measured on GB300" in caveats
 
@@ -148,8 +155,17 @@ def test_estimate_without_json_shows_the_basis_and_the_measurement_it_rests_on(
     run, before_decode_path_flags
 ):
     out = run("estimate", *before_decode_path_flags, wide=True).stdout
-    assert "[measured, exact]" in out
-    assert "[k3-gb300x16-b64-vllm]" in out.split("Sources:", 1)[1]
+    assert "Basis: measured (exact)" in out
+    assert "measurement k3-gb300x16-b64-vllm" in out.split("Sources:", 1)[1]
+
+
+def test_estimate_says_what_slack_and_the_console_say(
+    run, before_decode_path_flags, before_decode_path, engine
+):
+    """One voice: the CLI prints the plain text of the template /lease cost answers with."""
+    reply = answer_question(engine, Scenario.model_validate(before_decode_path))
+    console = Renderer().message(reply.template, **reply.context).console_text()
+    assert run("estimate", *before_decode_path_flags).stdout.strip() == console.strip()
 
 
 # --- bad input: exit 2, one JSON object or one friendly line ---------------------------------
@@ -205,7 +221,17 @@ def test_compare_says_the_cheaper_hourly_price_is_about_three_times_dearer_per_t
     result = run("compare", input=json.dumps(CHEAP_HOURS_DEAR_TOKENS), wide=True)
     assert result.exit_code == 0, result.output
     assert "3.3x dearer per token" in result.stdout
+    assert "3.1x cheaper per GPU-hour" in result.stdout  # $7.87 / $2.51
     assert "$2.51/GPU-hour" in result.stdout
+
+
+def test_compare_prints_the_table_slack_shows(run):
+    out = run("compare", input=json.dumps(CHEAP_HOURS_DEAR_TOKENS)).stdout
+    header, b300, a100 = out.split("Side by side:\n", 1)[1].splitlines()[:3]
+    assert header.split() == ["deployment", "stack", "batch", "$/GPU-h", "$/hour", "tok/s", "$/M",
+                              "basis"]
+    assert b300.startswith("8x B300 mxfp4") and "$7.87" in b300 and "$62.96" in b300
+    assert a100.startswith("8x A100-80GB gguf-ud-iq1_s") and "$2.51" in a100
 
 
 def test_compare_json_prints_one_estimate_per_scenario(run):
@@ -277,6 +303,13 @@ def test_the_demo_shows_the_write_ups_before_and_after_costs(run):
 def test_the_demo_shows_that_cheap_hours_can_be_dear_tokens(run):
     out = run("demo", wide=True).stdout
     assert "3.3x dearer per token" in out
+
+
+def test_the_demo_says_each_speed_up_from_the_figures_in_its_table(run):
+    """DESIGN.md: batch 1 goes from ~490 to 842 tokens/s, 1.72x."""
+    out = run("demo").stdout
+    assert "1.72x tokens/s (490.0 → 842.0)" in out
+    assert "−38% cost per M output tokens ($9.98 → $6.16)" in out
 
 
 def test_the_installed_console_script_reports_the_package_version():
