@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,15 +17,7 @@ from sqlalchemy.engine import make_url
 from storage.database import make_engine
 from storage.health import DatabaseHealth, DatabaseProbe
 from storage.schema import upgrade
-
-HOLD_WRITE_LOCK = """
-import sqlite3, sys
-connection = sqlite3.connect(sys.argv[1], isolation_level=None)
-connection.execute("BEGIN IMMEDIATE")
-print("locked", flush=True)
-sys.stdin.read()
-connection.execute("ROLLBACK")
-"""
+from tests.fakes.databases import closed_port, silent_server, write_lock_held
 
 
 @pytest.fixture(scope="module")
@@ -59,46 +49,15 @@ def engine_for() -> Iterator[Callable[[str], Engine]]:
 
 
 @pytest.fixture
-def write_lock_held(sqlite_path: Path) -> Iterator[subprocess.Popen[str]]:
-    """Another process in BEGIN IMMEDIATE on the file until the test ends."""
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD_WRITE_LOCK, str(sqlite_path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
-    yield holder
-    holder.communicate(timeout=30)
+def lock_holder(sqlite_path: Path) -> Iterator[subprocess.Popen[str]]:
+    with write_lock_held(sqlite_path) as holder:
+        yield holder
 
 
 @pytest.fixture
-def silent_server() -> Iterator[int]:
-    """A loopback port that accepts TCP connections and never says a word."""
-    held: list[socket.socket] = []
-    listener = socket.create_server(("127.0.0.1", 0))
-    stop = threading.Event()
-
-    def accept() -> None:
-        while not stop.is_set():
-            try:
-                connection, _ = listener.accept()
-            except OSError:
-                return
-            held.append(connection)
-
-    threading.Thread(target=accept, daemon=True).start()
-    yield listener.getsockname()[1]
-    stop.set()
-    listener.close()
-    for connection in held:
-        connection.close()
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+def silent_port() -> Iterator[int]:
+    with silent_server() as port:
+        yield port
 
 
 def check(engine: Engine, **kwargs: float) -> DatabaseHealth:
@@ -128,12 +87,12 @@ def test_the_write_probe_leaves_nothing_behind(database_url: str, engine_for):
 
 
 def test_a_busy_sqlite_writer_is_healthy_and_answered_without_waiting_it_out(
-    sqlite_path: Path, write_lock_held: subprocess.Popen[str], engine_for
+    sqlite_path: Path, lock_holder: subprocess.Popen[str], engine_for
 ):
     """The app's own busy timeout is 5 s; the probe's deadline is 3 s, so waiting the
     lock out would have made this answer unreachable."""
     health = check(engine_for(f"sqlite:///{sqlite_path}"))
-    assert write_lock_held.poll() is None  # the lock was still held when the answer came
+    assert lock_holder.poll() is None  # the lock was still held when the answer came
     assert health.healthy and health.state == "busy"
     assert (health.reachable, health.writable, health.busy) == (True, None, True)
     assert "busy" in (health.detail or "")
@@ -187,24 +146,24 @@ def test_postgres_that_refuses_connections_is_down(engine_for):
 
 
 def test_postgres_that_accepts_and_never_answers_is_down_within_the_deadline(
-    silent_server: int, engine_for
+    silent_port: int, engine_for
 ):
-    health = check(engine_for(f"postgresql+psycopg://leasewise@127.0.0.1:{silent_server}/x"))
+    health = check(engine_for(f"postgresql+psycopg://leasewise@127.0.0.1:{silent_port}/x"))
     assert not health.healthy and health.state == "unreachable"
 
 
-def test_the_deadline_answers_for_a_probe_still_waiting(silent_server: int, engine_for):
+def test_the_deadline_answers_for_a_probe_still_waiting(silent_port: int, engine_for):
     """The connect timeout is 2 s; a 0.3 s deadline answers first, and says so."""
-    engine = engine_for(f"postgresql+psycopg://leasewise@127.0.0.1:{silent_server}/x")
+    engine = engine_for(f"postgresql+psycopg://leasewise@127.0.0.1:{silent_port}/x")
     health = check(engine, deadline_s=0.3)
     assert not health.healthy and health.detail == "no answer within 0.3 s"
 
 
 def test_checks_while_a_probe_hangs_wait_on_it_instead_of_starting_more(
-    silent_server: int, engine_for
+    silent_port: int, engine_for
 ):
     probe = DatabaseProbe(
-        engine_for(f"postgresql+psycopg://leasewise@127.0.0.1:{silent_server}/x"),
+        engine_for(f"postgresql+psycopg://leasewise@127.0.0.1:{silent_port}/x"),
         deadline_s=0.2,
     )
     answers = [probe.check() for _ in range(3)]

@@ -4,7 +4,6 @@ a database the app cannot use is refused at start with what is wrong and the fix
 from __future__ import annotations
 
 import os
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from storage.schema import (
     open_database,
     upgrade,
 )
+from tests.fakes.databases import closed_port
 
 
 def test_migrations_go_up_down_and_up_again(database_url):
@@ -78,12 +78,6 @@ def test_opening_the_default_kind_of_database_creates_and_migrates_it(tmp_path):
 # --- a DATABASE_URL the app cannot use: one error, with what is wrong and the fix -------
 
 WORKING_EXAMPLES = ("sqlite:////", "postgresql+psycopg://")
-
-
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.mark.parametrize(
