@@ -8,7 +8,9 @@ must answer with them, without any request waiting for a calibration:
   reads the price lines, so a new one shows in the very next answer.
 - A stack or measurement added or removed needs a recalibration (seconds; ten on
   a busy machine). The engine already built keeps serving while one background
-  thread builds the next (see ``rebuild``); the swap is a single assignment.
+  thread builds the next (see ``rebuild``), the calibration itself in a child
+  process so it does not hold this one's GIL (see ``isolated``); the swap is a
+  single assignment.
 
 How a replica notices a change: each request, which reads the price lines anyway,
 also reads the additions' fingerprint (ids and times, no bodies) in the same
@@ -34,11 +36,12 @@ from dataclasses import dataclass, replace
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.engine.isolated import calibrate_in_child
 from bot.engine.rebuild import Rebuilder
+from core.catalog import Catalog
 from core.catalog.additions import with_additions
 from core.catalog.entries import LeasePrice, Measurement, Source, Stack
 from core.perf.engine import PerfEngine
-from core.perf.validation import build_engine
 from storage import admin
 from storage.errors import StorageError
 
@@ -72,7 +75,7 @@ class EngineSource:
         base: PerfEngine,
         session_factory: sessionmaker[Session],
         *,
-        calibrate: Callable[..., PerfEngine] = build_engine,
+        calibrate: Callable[[Catalog], PerfEngine] = calibrate_in_child,
     ) -> None:
         self._base = base
         self._sessions = session_factory

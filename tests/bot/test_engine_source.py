@@ -2,8 +2,9 @@
 
 Calibration is replaced by ``Calibration``, a stand-in that answers at once, holds
 until released, or rejects a catalog, so each test decides when a build ends
-instead of racing a real one. Two ``EngineSource`` objects over one SQLite file,
-each with its own connection pool, stand in for two replicas sharing a database.
+instead of racing a real one; the last tests run the real one, in its child
+process. Two ``EngineSource`` objects over one SQLite file, each with its own
+connection pool, stand in for two replicas sharing a database.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from typing import cast
 
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.conversation import Reply
+from bot.engine.isolated import CalibrationFailed, calibrate_in_child
 from bot.engine.source import EngineSource
 from bot.services import Services
 from core.catalog import Catalog
@@ -286,3 +289,8 @@ def test_an_admin_is_told_the_addition_goes_live_after_recalibrating(
     assert "added stack sglang-2027" in said and "within about a minute" in said
     desk.engines.wait_for_engine(has("sglang-2027"), timeout=120)  # a real calibration
     assert "sglang-2027" in [s.id for s in lease("stacks").context["stacks"]]
+
+
+def test_a_calibration_the_child_process_cannot_do_comes_back_with_its_reason() -> None:
+    with pytest.raises(CalibrationFailed, match=r"^\w+Error: "):
+        calibrate_in_child(cast(Catalog, "not a catalog"))
