@@ -24,7 +24,8 @@ class Conflict(StorageError):
 
 
 class SchemaOutOfDate(StorageError):
-    """The database schema is behind the code; says which command brings it up to date."""
+    """The database schema is not the code's: behind it (the hint names the command that
+    brings it up to date), or ahead of it (a newer leasewise migrated it)."""
 
 
 class DatabaseUnavailable(StorageError):
