@@ -17,8 +17,9 @@ honours a URL's own ``mode=ro``.
 
 Nothing waits long. SQLite's busy wait is 0.1 s here (the app's is 5 s): a lock
 held by another writer is reported as busy, which is healthy, since requests
-queue behind it. PostgreSQL gets a connect timeout, a statement timeout and a
-lock timeout; and the whole probe runs on a thread of its own with a deadline, so
+queue behind it. PostgreSQL gets a connect timeout, then a statement timeout and
+a lock timeout for the probe's transaction (a lock held elsewhere, by a migration
+say, is busy too); and the whole probe runs on a thread of its own with a deadline, so
 a server that accepts connections and never answers cannot hang the caller. At
 most one probe per database is in flight: a caller arriving meanwhile waits on
 that one instead of starting another thread stuck on the same server.
@@ -33,6 +34,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -227,15 +229,11 @@ def _probe_dbapi(engine: Engine) -> None:
     """A fresh DB-API connection with short timeouts: the schema reads, a write is rolled back."""
     url = engine.url
     args, kwargs = engine.dialect.create_connect_args(url)
-    if url.get_driver_name() in LIBPQ_DRIVERS:
+    libpq = url.get_driver_name() in LIBPQ_DRIVERS
+    if libpq:
         given = kwargs.get("connect_timeout")
         timeout = POSTGRES_PROBE_CONNECT_TIMEOUT_S
         kwargs["connect_timeout"] = min(int(given), timeout) if given else timeout
-        limits = (
-            f"-c statement_timeout={POSTGRES_PROBE_STATEMENT_TIMEOUT_MS} "
-            f"-c lock_timeout={POSTGRES_PROBE_LOCK_TIMEOUT_MS}"
-        )
-        kwargs["options"] = f"{kwargs.get('options', '')} {limits}".strip()
     dbapi = engine.dialect.loaded_dbapi
     try:
         connection = dbapi.connect(*args, **kwargs)
@@ -243,6 +241,13 @@ def _probe_dbapi(engine: Engine) -> None:
         raise _Outcome("unreachable", "cannot connect", exc) from exc
     try:
         cursor = connection.cursor()
+        if libpq:  # SET LOCAL, not startup options, which poolers such as PgBouncer refuse
+            limits = (
+                f"SET LOCAL statement_timeout = {POSTGRES_PROBE_STATEMENT_TIMEOUT_MS}",
+                f"SET LOCAL lock_timeout = {POSTGRES_PROBE_LOCK_TIMEOUT_MS}",
+            )
+            for limit in limits:
+                _step(partial(cursor.execute, limit), "setting its timeouts")
         _step(lambda: (cursor.execute(READ_PROBE), cursor.fetchall()), "reading the schema")
         _step(lambda: cursor.execute(WRITE_PROBE), "writing")
     finally:

@@ -177,3 +177,13 @@ def test_the_answer_carries_no_path_host_or_password(engine_for):
     body = str(check(engine_for(url)).as_dict())
     assert "hunter2" not in body and "127.0.0.1" not in body
 
+
+
+def test_a_postgres_row_lock_held_elsewhere_is_busy_not_a_hang(postgres_url: str, engine_for):
+    """A migration holding alembic_version, say: the lock timeout answers, as busy."""
+    engine = engine_for(postgres_url)
+    with engine.connect() as holder:
+        holder.execute(text("SELECT version_num FROM alembic_version FOR UPDATE"))
+        health = check(engine)
+        holder.rollback()
+    assert health.healthy and health.state == "busy"
