@@ -350,6 +350,48 @@ def test_a_failed_response_url_answers_404_like_a_spent_one(slack: FakeSlack) ->
     assert (reply.status_code, reply.body) == (404, "expired_url")
 
 
+def test_a_rate_limited_response_url_says_when_to_come_back(slack: FakeSlack) -> None:
+    slack.rate_limit_next("response_url:r3", retry_after=2)
+
+    reply = WebhookClient(slack.response_url("r3")).send(text="soon")
+
+    assert (reply.status_code, reply.headers["Retry-After"]) == (429, "2")
+    assert WebhookClient(slack.response_url("r3")).send(text="now").status_code == 200
+
+
+def test_server_error_next_answers_500_once(slack: FakeSlack, client: WebClient) -> None:
+    slack.server_error_next("response_url:r4")
+    slack.server_error_next("chat.postMessage")
+
+    assert WebhookClient(slack.response_url("r4")).send(text="x").status_code == 500
+    with pytest.raises(SlackApiError) as failure:
+        client.chat_postMessage(channel="C1", text="hi")
+    assert failure.value.response.status_code == 500
+    assert client.chat_postMessage(channel="C1", text="hi")["ok"]
+
+
+def test_a_delayed_answer_is_recorded_when_it_arrives_and_sent_later(slack: FakeSlack) -> None:
+    slack.delay("response_url:", 1.0)
+
+    WebhookClient(slack.response_url("r5")).send(text="slow")
+    answered = time.monotonic()
+
+    [call] = slack.calls_to("response_url:r5")
+    assert answered - call.at >= 1.0
+
+
+def test_wait_until_waits_for_a_condition_on_the_calls(
+    slack: FakeSlack, client: WebClient
+) -> None:
+    threading.Thread(target=lambda: [client.auth_test() for _ in range(3)]).start()
+
+    calls = slack.wait_until(lambda calls: len(calls) >= 3, "three calls")
+
+    assert [c.method for c in calls[:3]] == ["auth.test"] * 3
+    with pytest.raises(AssertionError, match="four calls"):
+        slack.wait_until(lambda calls: len(calls) >= 4, "four calls", timeout=0.1)
+
+
 def test_start_and_stop_without_a_with_block() -> None:
     fake = FakeSlack().start()
     try:

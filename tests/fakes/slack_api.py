@@ -3,7 +3,8 @@ client against something that answers like Slack without a network or a workspac
 
 It speaks HTTP on 127.0.0.1 so the whole client stack (urllib, retry handlers, response
 parsing) is exercised, records every call for assertions, and can be told to fail the next
-calls to a method the way Slack does (``ok: false`` with HTTP 200, or HTTP 429).
+calls to a method the way Slack does (``ok: false`` with HTTP 200, HTTP 429 with
+Retry-After, or HTTP 500), or to take its time answering (``delay``), as a slow Slack does.
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ class FakeSlack:
         self.channels: dict[str, dict[str, Any]] = {}
         self._cond = threading.Condition()
         self._faults: dict[str, deque[_Fault]] = {}
+        self._delays: dict[str, float] = {}
         self._filenames: dict[str, str] = {}
         self._seq = itertools.count(1)
         self._server: _Server | None = None
@@ -153,12 +155,24 @@ class FakeSlack:
                 )
             return [c for c in self.calls if c.method == method]
 
+    def wait_until(
+        self, condition: Callable[[list[Call]], bool], what: str, timeout: float = 5.0
+    ) -> list[Call]:
+        """Block until ``condition(calls so far)`` holds; the calls then. ``what`` names the
+        condition in the failure, which lists every call seen."""
+        with self._cond:
+            if not self._cond.wait_for(lambda: condition(self.calls), timeout):
+                seen = "\n".join(f"  {c.method} {c.body!r}" for c in self.calls) or "  (none)"
+                raise AssertionError(f"expected {what} within {timeout}s; got:\n{seen}")
+            return list(self.calls)
+
     def reset(self) -> None:
-        """Forget calls, uploads and queued faults; configured users and channels stay."""
+        """Forget calls, uploads, queued faults and delays; configured users and channels stay."""
         with self._cond:
             self.calls.clear()
             self.uploads.clear()
             self._faults.clear()
+            self._delays.clear()
             self._filenames.clear()
 
     # -- fault injection -----------------------------------------------------------------
@@ -168,6 +182,16 @@ class FakeSlack:
 
     def rate_limit_next(self, method: str, retry_after: int = 1, times: int = 1) -> None:
         self._queue(method, _Fault(429, "ratelimited", retry_after), times)
+
+    def server_error_next(self, method: str, times: int = 1) -> None:
+        """HTTP 500, as Slack answers during an incident."""
+        self._queue(method, _Fault(500, "internal_error"), times)
+
+    def delay(self, prefix: str, seconds: float) -> None:
+        """Answer every call whose method starts with ``prefix`` (``"response_url:"``, say)
+        ``seconds`` after it arrived. The call is recorded on arrival."""
+        with self._cond:
+            self._delays[prefix] = seconds
 
     def _queue(self, method: str, fault: _Fault, times: int) -> None:
         with self._cond:
@@ -180,7 +204,14 @@ class FakeSlack:
             self.calls.append(call)
             self._cond.notify_all()
             pending = self._faults.get(call.method)
-            return pending.popleft() if pending else None
+            fault = pending.popleft() if pending else None
+            wait = max(
+                (s for prefix, s in self._delays.items() if call.method.startswith(prefix)),
+                default=0.0,
+            )
+        if wait:
+            time.sleep(wait)  # this request's server thread only: Slack being slow
+        return fault
 
     def _handle_api(self, method: str, body: dict[str, Any], headers: dict[str, str]) -> _Reply:
         auth = headers.get("authorization", "")
@@ -204,13 +235,17 @@ class FakeSlack:
     def _handle_response_url(
         self, name: str, body: dict[str, Any], headers: dict[str, str]
     ) -> _Reply:
-        """A queued fault answers as Slack does for a spent response_url: a text error,
-        404 unless it is a rate limit."""
+        """A queued fault answers as Slack does: a text error, 429 with Retry-After for a
+        rate limit, 500 for an incident, else 404 as for a spent response_url."""
         call = Call(f"response_url:{name}", None, body, headers, time.monotonic())
         fault = self._record(call)
-        if fault is not None:
-            return _Reply.text(fault.error, 429 if fault.status == 429 else 404)
-        return _Reply.text("ok")
+        if fault is None:
+            return _Reply.text("ok")
+        status = fault.status if fault.status in (429, 500) else 404
+        reply = _Reply.text(fault.error, status)
+        if fault.retry_after:
+            reply.headers["Retry-After"] = str(fault.retry_after)
+        return reply
 
     # -- canned answers ------------------------------------------------------------------
 

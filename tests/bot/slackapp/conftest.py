@@ -7,6 +7,10 @@ reads like a conversation::
 
     poster.command("help", response_url=slack.response_url())
     reply = slack.wait_for("response_url:r1")[0].body
+
+The app acks first and answers afterwards, on its pool of answer threads; a test
+that must show that something did *not* happen waits for ``finished()`` (the
+pool has done everything it was handed) and then looks, instead of sleeping.
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 import uvicorn
@@ -22,6 +28,7 @@ from slack_bolt import App
 
 from bot.services import Services
 from bot.settings import Settings
+from bot.slack import lazy
 from bot.slack.app import create_app
 from bot.slack.server import build_asgi
 from tests.bot.people import ADMIN
@@ -54,9 +61,57 @@ def services(settings: Settings, make_services: Callable[[Settings], Services]) 
     return make_services(settings)
 
 
+FINISH_DEADLINE_S = 60.0
+"""How long the app may take to finish what it was handed, on a loaded 2-core machine."""
+
+
+class TrackedPool(ThreadPoolExecutor):
+    """The app's pool of answer threads, counting the work it has not finished yet."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=lazy.SLOW_WORKERS, thread_name_prefix="test-answer")
+        self._idle = threading.Condition()
+        self._unfinished = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        with self._idle:
+            self._unfinished += 1
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self._done)
+        return future
+
+    def _done(self, _: Future[Any]) -> None:
+        with self._idle:
+            self._unfinished -= 1
+            self._idle.notify_all()
+
+    def wait_finished(self, timeout: float) -> None:
+        with self._idle:
+            if not self._idle.wait_for(lambda: self._unfinished == 0, timeout):
+                raise AssertionError(f"{self._unfinished} answer(s) unfinished after {timeout}s")
+
+
 @pytest.fixture
-def app(settings: Settings, services: Services) -> App:
+def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[TrackedPool]:
+    tracked = TrackedPool()
+    monkeypatch.setattr(lazy, "slow_work_pool", lambda: tracked)
+    yield tracked
+    # Before the Slack stand-in stops (it was set up first): no answer of this test then
+    # meets a closed port, to fail noisily during another test.
+    tracked.wait_finished(FINISH_DEADLINE_S)
+    tracked.shutdown(wait=True)
+
+
+@pytest.fixture
+def app(settings: Settings, services: Services, pool: TrackedPool) -> App:
     return create_app(settings, services)
+
+
+@pytest.fixture
+def finished(pool: TrackedPool) -> Callable[[], None]:
+    """``finished()`` returns once the app has done all it was handed so far (every
+    request already acked has been answered, or has failed and said so)."""
+    return lambda: pool.wait_finished(FINISH_DEADLINE_S)
 
 
 @dataclass
@@ -85,5 +140,7 @@ def server(app: App, services: Services) -> Iterator[Running]:
 
 
 @pytest.fixture
-def poster(server: Running) -> SignedPoster:
-    return SignedPoster(server.url, SECRET)
+def poster(server: Running) -> Iterator[SignedPoster]:
+    signed = SignedPoster(server.url, SECRET)
+    yield signed
+    signed.close()

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from bot.services import Services
 from tests.bot.people import ADMIN
 from tests.fakes.signing import SignedPoster
-from tests.fakes.slack_api import BOT_USER_ID, FakeSlack
+from tests.fakes.slack_api import BOT_USER_ID, Call, FakeSlack
 
 CHANNEL = "C0DEALS"
 
@@ -106,13 +105,12 @@ def submit(poster: SignedPoster, view: dict[str, Any], values: dict[str, str]) -
 
 def dm_to(slack: FakeSlack, user: str) -> dict[str, Any]:
     """The message the app sent to ``user`` directly (after the thread's answers)."""
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        for call in slack.calls_to("chat.postMessage"):
-            if call.body["channel"] == user:
-                return call.body
-        time.sleep(0.05)
-    raise AssertionError(f"no message to {user}: {slack.calls_to('chat.postMessage')}")
+
+    def to_user(call: Call) -> bool:
+        return call.method == "chat.postMessage" and call.body.get("channel") == user
+
+    calls = slack.wait_until(lambda calls: any(map(to_user, calls)), f"a message to {user}")
+    return next(call.body for call in calls if to_user(call))
 
 
 DEPLOYMENT = "Kimi K3 on 16x B300, batch 64, $5/GPU-hour, API at $15/M output"
@@ -190,6 +188,33 @@ def test_an_invalid_submission_gets_errors_next_to_the_inputs(
     body = response.json()
     assert body["response_action"] == "errors"
     assert set(body["errors"]) == {"name", "gpus"}
+
+
+def test_a_form_whose_hidden_question_cannot_be_read_says_so_in_the_form(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    answer = ask_in_thread(poster, slack, TRAFFIC)
+    click(poster, slack, answer, "save_quote")
+    view = slack.wait_for("views.open")[0].body["view"]
+    tampered = {**view, "private_metadata": "{not the question this form was opened with"}
+    response = submit(poster, tampered, {"name": "acme-growth", "customer": "Acme"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["response_action"] == "errors"
+    assert "cannot be read" in body["errors"]["name"]
+    assert "/lease ask" in body["errors"]["name"]  # and an example that works
+
+
+def test_saving_a_quote_under_a_taken_name_is_flagged_next_to_the_name(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    answer = ask_in_thread(poster, slack, TRAFFIC)
+    click(poster, slack, answer, "save_quote")
+    view = slack.wait_for("views.open")[0].body["view"]
+    assert submit(poster, view, {"name": "acme-growth", "customer": "Acme"}).text == ""
+    again = submit(poster, view, {"name": "acme-growth", "customer": "Globex"}).json()
+    assert again["response_action"] == "errors"
+    assert "already exists" in again["errors"]["name"]
 
 
 def test_app_home_publishes_recent_quotes(poster: SignedPoster, slack: FakeSlack) -> None:

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+from urllib.parse import parse_qsl
 
 import httpx
 import pytest
+from slack_bolt.adapter.socket_mode.internals import run_bolt_app
 from slack_sdk.oauth.installation_store import Installation
+from slack_sdk.socket_mode.request import SocketModeRequest
 
 from bot.services import Services
 from bot.settings import Settings
 from bot.slack.app import MissingSettings, create_app, installation_store, workspace_clients
 from bot.slack.server import build_asgi
+from tests.bot.slackapp.conftest import TrackedPool
+from tests.fakes.signing import slash_command_body
 from tests.fakes.slack_api import FakeSlack
 
 
@@ -43,6 +48,25 @@ def test_socket_mode_builds_without_request_verification(
     )
     app = create_app(settings, services, socket=True)
     assert app.client.base_url == slack.api_url
+
+
+def test_socket_mode_acks_a_command_and_answers_it_lazily(
+    services: Services, slack: FakeSlack, pool: TrackedPool
+) -> None:
+    settings = Settings(
+        database_url=services.settings.database_url,
+        slack_bot_token="xoxb-1",
+        slack_app_token="xapp-1",
+        slack_api_url=slack.api_url,
+        slack_retries=1,
+    )
+    app = create_app(settings, services, socket=True)
+    payload = dict(parse_qsl(slash_command_body(text="help", response_url=slack.response_url())))
+    slack.rate_limit_next("response_url:r1", retry_after=1)  # retried in this mode too
+    request = SocketModeRequest(type="slash_commands", envelope_id="e1", payload=payload)
+    assert run_bolt_app(app, request).status == 200
+    refused, delivered = slack.wait_for("response_url:r1", count=2, timeout=15)
+    assert delivered.body["response_type"] == "ephemeral" and "quote save" in delivered.body["text"]
 
 
 def test_oauth_install_page_links_to_slack_with_the_scopes(

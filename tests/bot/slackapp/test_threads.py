@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import time
+from collections.abc import Callable
 from typing import Any
 
 from tests.fakes.signing import SignedPoster
@@ -50,9 +50,9 @@ def text_of(body: dict[str, Any]) -> str:
     return body.get("text", "") + json.dumps(body.get("blocks", []))
 
 
-def settle(slack: FakeSlack, seconds: float = 0.5) -> int:
-    """How many messages were posted once the app has had time to post any more."""
-    time.sleep(seconds)
+def posts_once_finished(slack: FakeSlack, finished: Callable[[], None]) -> int:
+    """How many messages the app posted, once it has done everything it was handed."""
+    finished()
     return len(slack.calls_to("chat.postMessage"))
 
 
@@ -79,27 +79,29 @@ def test_a_follow_up_edits_the_threads_question_and_says_what_changed(
 
 
 def test_a_mention_arriving_as_two_events_is_answered_once(
-    poster: SignedPoster, slack: FakeSlack
+    poster: SignedPoster, slack: FakeSlack, finished: Callable[[], None]
 ) -> None:
     poster.event(mention("Kimi K3 on 8x B300", "300.1"), event_id="EvA")
     poster.event(
         message(f"<@{BOT_USER_ID}> Kimi K3 on 8x B300", "300.1", thread_ts=None), event_id="EvB"
     )
     posted(slack)
-    assert settle(slack) == 1
+    assert posts_once_finished(slack, finished) == 1
 
 
-def test_a_retried_event_is_processed_once(poster: SignedPoster, slack: FakeSlack) -> None:
+def test_a_retried_event_is_processed_once(
+    poster: SignedPoster, slack: FakeSlack, finished: Callable[[], None]
+) -> None:
     event = mention("Kimi K3 on 8x B300", "400.1")
     poster.event(event, event_id="EvR")
     posted(slack)
     retry = poster.event(event, event_id="EvR", retry_num=1, retry_reason="http_timeout")
     assert retry.status_code == 200
-    assert settle(slack) == 1
+    assert posts_once_finished(slack, finished) == 1
 
 
 def test_the_bot_ignores_its_own_and_other_bots_messages(
-    poster: SignedPoster, slack: FakeSlack
+    poster: SignedPoster, slack: FakeSlack, finished: Callable[[], None]
 ) -> None:
     poster.event(mention("Kimi K3 on 8x B300", "500.1"), event_id="Ev5")
     posted(slack)
@@ -110,15 +112,15 @@ def test_the_bot_ignores_its_own_and_other_bots_messages(
     poster.event(
         message("batch 64", "500.3", thread_ts="500.1", user=BOT_USER_ID), event_id="Ev7"
     )
-    assert settle(slack) == 1
+    assert posts_once_finished(slack, finished) == 1
 
 
 def test_chatter_outside_leasewise_threads_is_left_alone(
-    poster: SignedPoster, slack: FakeSlack
+    poster: SignedPoster, slack: FakeSlack, finished: Callable[[], None]
 ) -> None:
     poster.event(message("batch 64", "600.2", thread_ts="600.1"), event_id="Ev8")
     poster.event(message("Kimi K3 on 8x B300", "600.3", thread_ts=None), event_id="Ev9")
-    assert settle(slack) == 0
+    assert posts_once_finished(slack, finished) == 0
 
 
 def test_an_unhandled_event_type_is_acknowledged(poster: SignedPoster) -> None:
