@@ -50,6 +50,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/sizing_bench.py
 	$(BIN)/python bench/storage_bench.py
 	$(BIN)/python bench/parse_bench.py
+	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/digest_bench.py
 	$(BIN)/python bench/engine_refresh_bench.py
 	$(BIN)/python bench/slack_load.py

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import statistics
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -165,6 +164,8 @@ class Summary:
 
 
 def _summary(name: str, how: str, checks: list[Check], *, banded: bool) -> Summary:
+    import statistics
+
     errors = [abs(c.relative_error) for c in checks]
     return Summary(
         name=name,

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import os
 import sys
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -120,6 +118,9 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         The server's answer says what it checked (the database: reachable, writable,
         busy, latency); an unhealthy one (503) exits 1 with that answer.
         """
+        import urllib.error  # here, not at the top: 40 ms every other command need not pay
+        import urllib.request
+
         target = url or f"http://127.0.0.1:{_port()}/healthz"
         try:
             with urllib.request.urlopen(target, timeout=HEALTH_TIMEOUT_S) as response:  # noqa: S310
