@@ -59,14 +59,15 @@ def render_digest(services: Services, digest: Digest, *, weekly_no_change: bool)
             return None
         return services.renderer.message("digest_quiet", digest=digest)
     message = services.renderer.message("digest", digest=digest)
-    chart = before_after_chart_of(digest)
+    headline = services.renderer.text("digest_headline", digest=digest)
+    chart = before_after_chart_of(digest, footnote=headline)
     return message if chart is None else replace(message, charts=(chart,))
 
 
 CHART_BARS = 8
 
 
-def before_after_chart_of(digest: Digest) -> Chart | None:
+def before_after_chart_of(digest: Digest, *, footnote: str) -> Chart | None:
     """Cost per M output tokens before and after, for the top movers that have both."""
     pairs = [
         (ref.name[:24], move.usd_per_million_before, move.usd_per_million_after)
@@ -80,7 +81,7 @@ def before_after_chart_of(digest: Digest) -> Chart | None:
         [(name, float(b), float(a)) for name, b, a in pairs],
         unit="$/M output tokens",
         title=title,
-        footnote=digest.headline[:120],
+        footnote=footnote[:120],
     )
     return Chart(title=title, png=before_after_chart(data))
 

@@ -194,12 +194,22 @@ def times(
     return f"{shown(numerator, spelling) / below:,.{digits}f}x"
 
 
-def change(before: float, after: float, spelling: Spelling = "number") -> str:
-    """``−42%``: ``after`` against ``before``, signed, from both as shown with ``spelling``."""
+def change(
+    before: float, after: float, spelling: Spelling = "number", signed: bool = True
+) -> str:
+    """``−42%``: ``after`` against ``before``, from both as shown with ``spelling``;
+    ``signed=False`` gives the size alone (``42%``) for "up 42%"."""
     base = shown(before, spelling)
     if base == 0:
         return "n/a"
-    return pct(shown(after, spelling) / base - 1, signed=True)
+    moved = shown(after, spelling) / base - 1
+    return pct(moved, signed=True) if signed else pct(abs(moved))
+
+
+def points(value: float) -> str:
+    """A percentage stored as points, as a subscription's threshold is (5 means 5%):
+    ``5%``, ``7.5%``; said as it was set, not rounded to a whole percent."""
+    return f"{value:,.1f}".removesuffix(".0") + "%"
 
 
 def listing(items: Iterable[object]) -> str:
@@ -253,6 +263,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "shown": shown,
     "times": times,
     "change": change,
+    "points": points,
     "listing": listing,
     "table": table,
 }

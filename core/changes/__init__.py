@@ -5,7 +5,7 @@ one saved question as of the period's start and end; ``digest_for`` runs every
 saved quote through it and keeps the moves worth telling a sales channel about.
 """
 
-from core.changes.digest import Digest, QuoteRef, digest_for, headline
+from core.changes.digest import Digest, QuoteRef, Trend, digest_for
 from core.changes.feed import CatalogChange, changes_between
 from core.changes.move import QuoteMove, is_material
 from core.changes.reprice import reprice
@@ -15,9 +15,9 @@ __all__ = [
     "Digest",
     "QuoteMove",
     "QuoteRef",
+    "Trend",
     "changes_between",
     "digest_for",
-    "headline",
     "is_material",
     "reprice",
 ]

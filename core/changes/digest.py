@@ -10,14 +10,15 @@ from __future__ import annotations
 import datetime as dt
 from collections import OrderedDict
 from collections.abc import Iterable
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from core.catalog import Catalog
 from core.catalog.entries import Stack
-from core.changes import wording
 from core.changes.feed import CatalogChange, changes_between
 from core.changes.move import UNCHANGED, Kind, QuoteMove, is_material
+from core.changes.names import stack_name
 from core.changes.reprice import reprice
 from core.errors import LeasewiseError
 from core.perf.engine import PerfEngine
@@ -38,7 +39,33 @@ class QuoteRef(BaseModel):
     customer: str
 
 
+class Trend(BaseModel):
+    """One clause of the digest's headline: the material moves that went one way.
+
+    ``cheaper`` and ``dearer`` are about $/M (``low``/``high``: the smallest and the
+    largest size of the change, as fractions; ``gpu_sizes``: the replica sizes they
+    are on); ``roomier`` moved capacity at the same cost (``months_low``/``months_high``:
+    headroom gained, where a month or more was); ``smaller`` lost capacity.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    direction: Literal["cheaper", "roomier", "dearer", "smaller"]
+    quotes: int
+    low: float | None = None
+    high: float | None = None
+    gpu_sizes: list[int] = []
+    months_low: float | None = None
+    months_high: float | None = None
+
+
 class Digest(BaseModel):
+    """A digest period's figures; ``bot/render/templates/_digest.j2`` words them.
+
+    The headline names ``switched_to`` (new stacks the moved quotes now run on), else
+    ``measured`` (stacks newly measured), else catalog updates, then each of ``trends``.
+    """
+
     model_config = ConfigDict(frozen=True)
 
     since: dt.date
@@ -53,7 +80,9 @@ class Digest(BaseModel):
     """Material moves that made a quote worse."""
     errors: int
     """Quotes the engine could not price (their move carries the reason)."""
-    headline: str
+    switched_to: list[str] = []
+    measured: list[str] = []
+    trends: list[Trend] = []
     top: int = 10
 
     @property
@@ -109,13 +138,11 @@ def digest_for(
         quotes_checked=checked,
         regressions=sum(m.regression for m in moves),
         errors=errors,
-        headline=headline(
-            moves,
-            changes,
-            engine.catalog,
-            threshold_pct=threshold_pct,
-            threshold_usd=threshold_usd,
+        switched_to=switched_to(moves, changes),
+        measured=sorted(
+            {stack_name(engine.catalog, c.stack) for c in changes if c.kind == "measurement"}
         ),
+        trends=trends(moves),
         top=top,
     )
 
@@ -146,81 +173,44 @@ def _kind(question: Scenario | Traffic) -> Kind:
     return "traffic" if isinstance(question, Traffic) else "scenario"
 
 
-def headline(
-    moves: list[QuoteMove],
-    changes: list[CatalogChange],
-    catalog: Catalog,
-    *,
-    threshold_pct: float,
-    threshold_usd: float,
-) -> str:
-    """One line a manager reads: who did it, which way, by how much, on what."""
-    if not moves:
-        return (
-            f"no saved quote moved by more than {threshold_pct:g}% or ${threshold_usd:,.0f}/month"
-        )
+def switched_to(moves: list[QuoteMove], changes: list[CatalogChange]) -> list[str]:
+    """Names of the period's new stacks that the moved quotes now run on."""
+    switched = {m.stack_after for m in moves if m.stack_after != m.stack_before}
+    return [c.name for c in changes if c.kind == "stack" and c.id in switched]
+
+
+def trends(moves: list[QuoteMove]) -> list[Trend]:
+    """The headline's clauses, in the order a manager reads them: good news first."""
     cheaper = [m for m in moves if not m.regression and m.relative_change < -UNCHANGED]
     roomier = [m for m in moves if not m.regression and m.relative_change >= -UNCHANGED]
     dearer = [m for m in moves if m.regression and m.relative_change > UNCHANGED]
     smaller = [m for m in moves if m.regression and m.relative_change <= UNCHANGED]
-    parts = []
+    out = []
     if cheaper:
-        parts.append(
-            f"cut cost per M output tokens {_span(cheaper)} on {_sizes(cheaper)} deployments"
-        )
+        out.append(_per_token("cheaper", cheaper))
     if roomier:
-        months = [h for m in roomier if (h := m.headroom_change_months) is not None and h >= 1]
-        parts.append(
-            f"added {_months(months)} of headroom to {_quotes(len(roomier))}"
-            if months
-            else f"gave {_quotes(len(roomier))} more capacity at the same cost"
+        gains = [h for m in roomier if (h := m.headroom_change_months) is not None and h >= 1]
+        out.append(
+            Trend(
+                direction="roomier",
+                quotes=len(roomier),
+                months_low=min(gains) if gains else None,
+                months_high=max(gains) if gains else None,
+            )
         )
     if dearer:
-        parts.append(
-            f"raised cost per M output tokens {_span(dearer)} on {_sizes(dearer)} deployments"
-        )
+        out.append(_per_token("dearer", dearer))
     if smaller:
-        parts.append(f"cut the capacity of {_quotes(len(smaller))}")
-    return f"{_subject(moves, changes, catalog)} {_join(parts)}"
+        out.append(Trend(direction="smaller", quotes=len(smaller)))
+    return out
 
 
-def _subject(moves: list[QuoteMove], changes: list[CatalogChange], catalog: Catalog) -> str:
-    """The new stacks the moved quotes now run on, else the stacks newly measured."""
-    switched = {m.stack_after for m in moves if m.stack_after != m.stack_before}
-    named = [c.name for c in changes if c.kind == "stack" and c.id in switched]
-    if named:
-        return _join(named)
-    measured = sorted(
-        {wording.stack_name(catalog, c.stack) for c in changes if c.kind == "measurement"}
-    )
-    if measured:
-        return f"new measurements of {_join(measured)}"
-    return "catalog updates"
-
-
-def _span(moves: list[QuoteMove]) -> str:
+def _per_token(direction: Literal["cheaper", "dearer"], moves: list[QuoteMove]) -> Trend:
     sizes = [abs(m.relative_change) for m in moves]
-    low, high = wording.percent(min(sizes)), wording.percent(max(sizes))
-    return high if low == high else f"{low[:-1]}-{high}"
-
-
-def _sizes(moves: list[QuoteMove]) -> str:
-    counts = sorted({m.gpus_per_replica for m in moves if m.gpus_per_replica is not None})
-    if not counts:
-        return "all"
-    if len(counts) == 1:
-        return f"{counts[0]}-GPU"
-    return f"{counts[0]}- to {counts[-1]}-GPU"
-
-
-def _months(gains: list[float]) -> str:
-    low, high = int(min(gains)), int(max(gains))
-    return f"{high} months" if low == high else f"{low}-{high} months"
-
-
-def _quotes(n: int) -> str:
-    return f"{n} saved quote{'s' if n != 1 else ''}"
-
-
-def _join(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+    return Trend(
+        direction=direction,
+        quotes=len(moves),
+        low=min(sizes),
+        high=max(sizes),
+        gpu_sizes=sorted({m.gpus_per_replica for m in moves if m.gpus_per_replica is not None}),
+    )

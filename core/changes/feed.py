@@ -13,20 +13,29 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from core.catalog import Catalog, Measurement, Stack
-from core.changes.wording import gpu_name, stack_name
+from core.changes.names import gpu_name, model_name, stack_name
 
 
 class CatalogChange(BaseModel):
-    """One new serving stack or calibration measurement, with what to say about it."""
+    """One new serving stack or calibration measurement, and the names to say it with.
+
+    For a measurement, ``model_name``, ``gpus``, ``gpu_name`` and ``concurrency`` say
+    what was measured (the digest's template puts them in a sentence).
+    """
 
     model_config = ConfigDict(frozen=True)
 
     kind: Literal["stack", "measurement"]
     id: str
     name: str
+    """The stack's own name; for a measurement, the name of the stack it ran."""
     date: dt.date
     stack: str
     """The stack the change is about: the stack itself, or the one a measurement ran."""
+    model_name: str | None = None
+    gpus: int | None = None
+    gpu_name: str | None = None
+    concurrency: int | None = None
     source_title: str
     source_url: str | None
     description: str
@@ -62,17 +71,16 @@ def _stack_change(stack: Stack) -> CatalogChange:
 
 
 def _measurement_change(m: Measurement, catalog: Catalog) -> CatalogChange:
-    model = catalog.models.entries.get(m.model)
-    name = (
-        f"{model.name if model else m.model} on {m.gpus} {gpu_name(catalog, m.gpu)}, "
-        f"{stack_name(catalog, m.stack)}, batch {m.concurrency}"
-    )
     return CatalogChange(
         kind="measurement",
         id=m.id,
-        name=name,
+        name=stack_name(catalog, m.stack),
         date=m.source.date,
         stack=m.stack,
+        model_name=model_name(catalog, m.model),
+        gpus=m.gpus,
+        gpu_name=gpu_name(catalog, m.gpu),
+        concurrency=m.concurrency,
         source_title=m.source.title,
         source_url=m.source.url,
         description=m.notes.strip(),

@@ -10,8 +10,8 @@ import datetime as dt
 from typing import TypeVar
 
 from core.catalog import Catalog
-from core.changes import wording
 from core.changes.move import UNCHANGED, Kind, QuoteMove
+from core.changes.names import gpu_name, stack_name
 from core.errors import InputError, LeasewiseError
 from core.estimate import estimate
 from core.perf.engine import PerfEngine
@@ -34,7 +34,7 @@ def reprice(
             before=before,
             after=after,
             pinned=True,
-            what_it_means=[f"pinned to the economics of {question.as_of}: not repriced"],
+            pinned_to=question.as_of,
         )
     try:
         if isinstance(question, Traffic):
@@ -57,15 +57,18 @@ def _scenario(question: Scenario, engine: PerfEngine, before: dt.date, after: dt
     old = estimate(_dated(question, before), engine)
     new = estimate(_dated(question, after), engine)
     rel = new.usd_per_million_output_tokens / old.usd_per_million_output_tokens - 1
-    move = QuoteMove(
+    catalog = engine.catalog
+    return QuoteMove(
         kind="scenario",
         before=before,
         after=after,
-        deployment=f"{old.gpus} {wording.gpu_name(engine.catalog, old.gpu)}",
         gpu=old.gpu,
+        gpu_name=gpu_name(catalog, old.gpu),
         gpus_per_replica=old.gpus,
         stack_before=old.stack,
         stack_after=new.stack,
+        stack_before_name=stack_name(catalog, old.stack),
+        stack_after_name=stack_name(catalog, new.stack),
         usd_per_month=old.usd_per_month,
         usd_per_month_before=old.usd_per_month,
         usd_per_month_after=new.usd_per_month,
@@ -83,7 +86,6 @@ def _scenario(question: Scenario, engine: PerfEngine, before: dt.date, after: dt
         monthly_impact_usd=-old.usd_per_month * rel,
         regression=rel > UNCHANGED,
     )
-    return move.model_copy(update={"what_it_means": wording.for_scenario(move, engine.catalog)})
 
 
 def _traffic(question: Traffic, engine: PerfEngine, before: dt.date, after: dt.date) -> QuoteMove:
@@ -114,16 +116,19 @@ def _traffic(question: Traffic, engine: PerfEngine, before: dt.date, after: dt.d
             else -lease.usd_per_month
         )
     growth = question.monthly_growth
-    move = QuoteMove(
+    catalog = engine.catalog
+    return QuoteMove(
         kind="traffic",
         before=before,
         after=after,
-        deployment=f"{lease.replicas}x{lease.gpus_per_replica} "
-        f"{wording.gpu_name(engine.catalog, lease.gpu)}",
         gpu=lease.gpu,
+        gpu_name=gpu_name(catalog, lease.gpu),
+        replicas=lease.replicas,
         gpus_per_replica=lease.gpus_per_replica,
         stack_before=lease.stack,
         stack_after=(shown or lease).stack,
+        stack_before_name=stack_name(catalog, lease.stack),
+        stack_after_name=stack_name(catalog, (shown or lease).stack),
         usd_per_month=lease.usd_per_month,
         usd_per_month_before=lease.usd_per_month,
         usd_per_month_after=renewal.usd_per_month if renewal else None,
@@ -154,7 +159,6 @@ def _traffic(question: Traffic, engine: PerfEngine, before: dt.date, after: dt.d
             renewal is None or rel > UNCHANGED or capacity_after < capacity_before * (1 - UNCHANGED)
         ),
     )
-    return move.model_copy(update={"what_it_means": wording.for_traffic(move, engine.catalog)})
 
 
 def _same_shape(sizing: Sizing, lease: SizingOption) -> SizingOption | None:

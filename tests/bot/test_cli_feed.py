@@ -92,7 +92,7 @@ def test_digest_preview_prints_the_seed_case_for_the_week_of_the_decode_path(
     assert chat.exit_code == 0, chat.output
     result = run("digest", "preview", "--since", "2026-10-12", "--until", "2026-10-19", wide=True)
     assert result.exit_code == 0, result.output
-    assert "$21.61 -> $12.64" in result.output
+    assert "$21.61 → $12.64" in result.output
 
 
 def test_digest_preview_with_dates_reversed_exits_2(

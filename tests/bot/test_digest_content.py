@@ -7,12 +7,20 @@ from collections.abc import Callable
 
 from bot.conversation import Reply
 from bot.digests.compose import digest_between, render_digest
+from bot.render import formats
 from bot.render.blockkit import violations
+from bot.render.renderer import Message
 from bot.services import Services
-from core.changes import Digest, QuoteMove, QuoteRef
+from core.changes import Digest, QuoteMove, QuoteRef, Trend
 
 Lease = Callable[..., Reply]
 SPANNING_THE_DECODE_PATH = {"since": dt.date(2026, 10, 12), "until": dt.date(2026, 10, 19)}
+
+
+def said(message: Message) -> str:
+    """Everything the digest message says: its text and every section, as Slack shows it."""
+    sections = [b["text"]["text"] for b in message.blocks if isinstance(b.get("text"), dict)]
+    return "\n".join([message.text, *sections])
 
 
 def save(lease: Lease, name: str, question: str) -> None:
@@ -28,7 +36,41 @@ def test_the_seed_quotes_show_the_write_ups_figures(lease: Lease, desk: Services
     assert message is not None
     text = message.text + str(message.blocks)
     assert "$21.61 → $12.64" in text and "$9.98 → $6.16" in text
-    assert "decode path" in digest.headline
+    assert "decode path" in desk.renderer.text("digest_headline", digest=digest)
+
+
+def test_each_move_says_its_change_as_read_off_the_prices_it_shows(
+    lease: Lease, desk: Services
+) -> None:
+    """DESIGN.md's -41% and -38%: 12.64 / 21.61 - 1 is -41.5%, which rounds (as every
+    percentage in leasewise does) to -42%; 6.16 / 9.98 - 1 is -38.3%."""
+    save(lease, "k3-b16", "Kimi K3 on 16x B300, batch 16, $5/GPU-hour")
+    save(lease, "k3-b64", "Kimi K3 on 16x B300, batch 64, $5/GPU-hour")
+    digest = digest_between(desk, "T0001", **SPANNING_THE_DECODE_PATH)
+    text = said(desk.renderer.message("digest", digest=digest))
+    for before, after in ((21.61, 12.64), (9.98, 6.16)):
+        cut = round((after / before - 1) * 100)
+        assert f"cost per M output tokens ${before} → ${after} (−{-cut}%)" in text
+    assert "served with vLLM Kimi K3 decode path instead of vLLM" in text
+    assert "throughput 1,028 → 1,758 tokens/s on the same 16 NVIDIA B300 (1.71x)" in text
+    assert "worth $24,241/month on the $58,400/month lease" in text
+    assert desk.renderer.text("digest_headline", digest=digest) == (
+        "vLLM Kimi K3 decode path cut cost per M output tokens 38-42% on 16-GPU deployments"
+    )
+
+
+def test_a_sized_quote_is_told_its_new_headroom_and_renewal(lease: Lease, desk: Services) -> None:
+    save(lease, "k3-traffic", "Kimi K3, 2B output tokens a day, peaks 3x, growing 10% a month, "
+         "on B300 at $5/GPU-hour")
+    digest = digest_between(desk, "T0001", **SPANNING_THE_DECODE_PATH)
+    ((_, move),) = digest.moves
+    text = said(desk.renderer.message("digest", digest=digest))
+    gained = move.headroom_change_months
+    assert gained is not None and gained >= 1
+    assert f"lasts {formats.months(gained)} longer at 10%/month growth" in text
+    assert move.gpus_before is not None and move.gpus_after is not None
+    fewer = move.gpus_before - move.gpus_after
+    assert f"needs {fewer:,} fewer GPUs at the next renewal" in text
 
 
 def test_a_quiet_week_posts_nothing_unless_asked(lease: Lease, desk: Services) -> None:
@@ -38,6 +80,12 @@ def test_a_quiet_week_posts_nothing_unless_asked(lease: Lease, desk: Services) -
     assert render_digest(desk, quiet, weekly_no_change=False) is None
     line = render_digest(desk, quiet, weekly_no_change=True)
     assert line is not None and "no change" in line.text
+    assert "No saved quote moved by more than 5% or $500.00/month (1 checked)" in line.text
+
+
+def test_a_threshold_is_said_as_it_was_set(desk: Services) -> None:
+    quiet = synthetic(1).model_copy(update={"moves": [], "threshold_pct": 7.5})
+    assert "more than 7.5% or" in desk.renderer.message("digest_quiet", digest=quiet).text
 
 
 def test_preview_shows_the_channels_digest_privately(lease: Lease) -> None:
@@ -52,12 +100,20 @@ def synthetic(moves: int) -> Digest:
         kind="scenario",
         before=dt.date(2026, 10, 12),
         after=dt.date(2026, 10, 19),
-        deployment="16 NVIDIA B300 <!channel>",
+        gpu="b300",
+        gpu_name="NVIDIA B300 <!channel>",
+        gpus_per_replica=16,
+        stack_before="vllm",
+        stack_after="vllm-k3-decode",
+        stack_before_name="vLLM <!here>",
+        stack_after_name="vLLM Kimi K3 decode path " + "& <co> " * 100,
+        usd_per_month=58_400,
         usd_per_million_before=9.98,
         usd_per_million_after=6.16,
+        tokens_per_s_before=2226.7,
+        tokens_per_s_after=3607.5,
         relative_change=-0.38,
         monthly_impact_usd=22_000,
-        what_it_means=["cost per M output tokens $9.98 -> $6.16 (-38%)" * 3],
     )
     ref = QuoteRef(id=1, name="acme & <co> " * 20, customer="Acme *bold* :rocket: " * 20)
     return Digest(
@@ -70,7 +126,8 @@ def synthetic(moves: int) -> Digest:
         quotes_checked=moves,
         regressions=0,
         errors=0,
-        headline="vLLM Kimi K3 decode path cut cost per M output tokens 38% on 16-GPU deployments",
+        switched_to=["vLLM Kimi K3 decode path <!channel>"],
+        trends=[Trend(direction="cheaper", quotes=moves, low=0.38, high=0.38, gpu_sizes=[16])],
     )
 
 
@@ -81,6 +138,7 @@ def test_the_digest_fits_slack_for_one_and_for_500_quotes(desk: Services) -> Non
         for part in (message, *message.overflow):
             assert violations(part.blocks) == []
             assert "<!channel>" not in part.text + str(part.blocks)
+            assert "<!here>" not in part.text + str(part.blocks)
         if count == 500:
             assert len(message.overflow) >= 1  # the full list goes to the thread
 
@@ -105,19 +163,24 @@ def test_a_regression_is_flagged_in_the_digest(desk: Services) -> None:
     worse = move.model_copy(
         update={
             "usd_per_million_after": 11.2,
-            "relative_change": 0.12,
+            "relative_change": 11.2 / 9.98 - 1,
+            "monthly_impact_usd": -58_400 * (11.2 / 9.98 - 1),
             "regression": True,
-            "what_it_means": ["cost per M output tokens up 12%: check before quoting"],
         }
     )
     regressed = digest.model_copy(
         update={
             "moves": [(ref, worse)],
             "regressions": 1,
-            "headline": "vLLM 0.13 raised cost per M output tokens 12%",
+            "switched_to": ["vLLM 0.13"],
+            "trends": [Trend(direction="dearer", quotes=1, low=0.12, high=0.12, gpu_sizes=[16])],
         }
     )
     message = render_digest(desk, regressed, weekly_no_change=False)
     assert message is not None
     text = message.text + str(message.blocks)
-    assert ":warning:" in text and "regression" in text and "check before quoting" in text
+    assert ":warning:" in text and "regression" in text
+    assert "cost per M output tokens up 12%: check before quoting" in text  # 11.20 / 9.98
+    dearer = formats.usd(58_400 * (11.2 / 9.98 - 1))
+    assert f"the same tokens now cost {dearer}/month more" in text
+    assert "vLLM 0.13 raised cost per M output tokens 12% on 16-GPU deployments" in text

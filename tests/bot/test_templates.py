@@ -491,11 +491,36 @@ def test_every_template_is_tested_and_has_its_text(realistic: dict[str, Any]) ->
         (formats.clip("Acme &amp; Sons", 10), "Acme …"),
         (formats.link("a|b", "https://x.test/?a=1|2"), "<https://x.test/?a=1%7C2|a¦b>"),
         (formats.to_json(dt.date(2026, 1, 2)), '"2026-01-02"'),
+        (formats.points(5), "5%"),
+        (formats.points(7.5), "7.5%"),
+        (formats.times(7.87, 2.51, "usd"), "3.1x"),
+        (formats.times(619.746, 190.104, "usd_per_m"), "3.3x"),  # $619.75 / $190.10
+        (formats.times(1758.14, 1028.34, ("number", 1), 2), "1.71x"),
+        (formats.change(21.61, 12.64, "usd_per_m"), "−42%"),  # -41.5%, to the nearest percent
+        (formats.change(9.98, 11.2, "usd_per_m", False), "12%"),
+        (formats.listing(["a", "b", "c"]), "a, b and c"),
+        (formats.table([["8x B300", "$7.87"]], ["deployment", "$/GPU-h"], "lr"),
+         "deployment  $/GPU-h\n8x B300       $7.87"),
     ],
 )
 def test_filters(value: str, spelled: str) -> None:
     """Figures as DESIGN.md writes them: $21.61, -38%, 842 tokens/s, 2B tokens a day."""
     assert value == spelled
+
+
+@pytest.mark.parametrize(
+    ("value", "spelling", "figure"),
+    [
+        (21.6149, "usd_per_m", 21.61),
+        (1_234_567, ("usd", True), 1.2e6),
+        (-0.415, ("pct", True), -0.42),
+        (842.3, "tok_s", 842.0),
+        (150e6, "tokens", 150e6),
+    ],
+)
+def test_a_figure_reads_back_as_shown(value: float, spelling: Any, figure: float) -> None:
+    """Derived sentences start from what the reader sees, not from the unrounded value."""
+    assert formats.shown(value, spelling) == pytest.approx(figure)
 
 
 MESSAGE_NAMES = sorted(

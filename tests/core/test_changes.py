@@ -8,7 +8,6 @@ $21.61 -> $12.64 per M output tokens (-41%), batch 64 $9.98 -> $6.16 (-38%).
 from __future__ import annotations
 
 import datetime as dt
-import math
 from typing import TypedDict
 
 import pytest
@@ -102,32 +101,38 @@ def slower_engine(catalog: Catalog) -> PerfEngine:
 
 
 @pytest.mark.parametrize(
-    ("batch", "before", "after", "cut"), [(16, 21.61, 12.64, "-41%"), (64, 9.98, 6.16, "-38%")]
+    ("batch", "before", "after", "cut"), [(16, 21.61, 12.64, -0.415), (64, 9.98, 6.16, -0.383)]
 )
 def test_the_decode_path_reprices_the_write_up_deployments(engine, batch, before, after, cut):
     move = reprice(k3(batch), engine, before=SINCE, after=UNTIL)
 
     assert move.usd_per_million_before == pytest.approx(before, abs=0.01)
     assert move.usd_per_million_after == pytest.approx(after, abs=0.01)
+    assert move.relative_change == pytest.approx(cut, abs=0.001)  # DESIGN.md: -41%, -38%
     assert (move.stack_before, move.stack_after) == ("vllm", "vllm-k3-decode")
+    assert (move.stack_before_name, move.stack_after_name) == (
+        "vLLM",
+        "vLLM Kimi K3 decode path",
+    )
     assert move.usd_per_month == 58_400  # 16 x $5 x 730 h, unchanged by the software
     assert move.monthly_impact_usd == pytest.approx(58_400 * (1 - after / before), rel=1e-3)
+    assert move.saves_usd == move.monthly_impact_usd and move.costs_usd is None
+    assert move.cost_changed and move.stack_changed and move.throughput_changed
     assert not move.regression
-    assert f"cost per M output tokens ${before:.2f} -> ${after:.2f} ({cut})" in move.what_it_means
     assert is_material(move, **DEFAULTS)
 
 
-def test_the_digest_headline_names_the_decode_path_and_the_computed_range(engine):
+def test_the_digest_headline_figures_name_the_decode_path_and_the_computed_range(engine):
     quotes = ((ref(n), k3(batch)) for n, batch in enumerate((16, 64)))
 
     digest = digest_for(quotes, engine, since=SINCE, until=UNTIL, **DEFAULTS)
 
-    cuts = [abs(m.relative_change) * 100 for _, m in digest.moves]
-    span = f"{math.floor(min(cuts))}-{math.floor(max(cuts))}%"
-    assert span == "38-41%"  # DESIGN.md's -38% and -41%
-    assert digest.headline == (
-        f"vLLM Kimi K3 decode path cut cost per M output tokens {span} on 16-GPU deployments"
-    )
+    assert digest.switched_to == ["vLLM Kimi K3 decode path"]
+    (trend,) = digest.trends
+    assert (trend.direction, trend.quotes, trend.gpu_sizes) == ("cheaper", 2, [16])
+    cuts = sorted(abs(m.relative_change) for _, m in digest.moves)
+    assert (trend.low, trend.high) == (cuts[0], cuts[1])
+    assert (trend.low, trend.high) == pytest.approx((0.383, 0.415), abs=0.001)  # -38%, -41%
     assert [r.id for r, _ in digest.moves] == [0, 1]  # batch 16 saves more a month
     assert (digest.quotes_checked, digest.regressions, digest.errors) == (2, 0, 0)
     assert not digest.is_empty
@@ -139,15 +144,11 @@ def test_a_sized_quote_gains_headroom_and_needs_fewer_gpus_at_renewal(engine):
     assert move.kind == "traffic" and move.error is None and not move.regression
     gained = move.headroom_change_months
     assert gained is not None and gained >= 1
-    assert f"covers {math.floor(gained)} more months at 10%/month growth without new GPUs" in (
-        move.what_it_means
-    )
+    assert move.monthly_growth == 0.1
     assert move.gpus_before is not None and move.gpus_after is not None
-    fewer = move.gpus_before - move.gpus_after
-    assert fewer > 0
-    assert any(
-        s.startswith(f"needs {fewer:,} fewer GPUs at the next renewal")
-        for s in (move.what_it_means)
+    assert move.gpus_before - move.gpus_after > 0  # fewer GPUs at the next renewal
+    assert move.renewal_saving_usd == pytest.approx(
+        (move.usd_per_month_before or 0) - (move.usd_per_month_after or 0)
     )
     assert move.monthly_impact_usd == pytest.approx(
         (move.usd_per_month_before or 0) - (move.usd_per_month_after or 0)
@@ -162,7 +163,8 @@ def test_the_lease_held_fixed_is_the_cheapest_option_before(engine):
     assert move.usd_per_month == move.usd_per_month_before
     assert move.tokens_per_s_before and move.tokens_per_s_after
     assert move.tokens_per_s_after > move.tokens_per_s_before
-    assert move.deployment is not None and move.deployment.endswith("NVIDIA B300")
+    assert move.gpu_name == "NVIDIA B300"
+    assert move.replicas is not None and move.gpus_per_replica is not None
 
 
 def test_a_slower_release_is_reported_as_a_regression(slower_engine):
@@ -171,12 +173,13 @@ def test_a_slower_release_is_reported_as_a_regression(slower_engine):
 
     assert move.stack_after == "vllm-k3-decode-r2"
     assert move.relative_change == pytest.approx(0.25, abs=0.01)
-    assert move.regression and move.monthly_impact_usd < 0
-    assert "cost per M output tokens up 25%: check before quoting" in move.what_it_means
+    assert move.regression and move.dearer and move.monthly_impact_usd < 0
+    assert move.costs_usd == -move.monthly_impact_usd
 
     digest = digest_for([(ref(1), k3(16))], slower_engine, since=before, until=after, **DEFAULTS)
     assert digest.regressions == 1
-    assert digest.headline.startswith("vLLM Kimi K3 decode path r2 raised cost per M output")
+    assert digest.switched_to == ["vLLM Kimi K3 decode path r2"]
+    assert [t.direction for t in digest.trends] == ["dearer"]
 
 
 def test_a_slower_release_costs_a_sized_quote_its_headroom(slower_engine):
@@ -185,7 +188,7 @@ def test_a_slower_release_costs_a_sized_quote_its_headroom(slower_engine):
     assert move.regression
     assert move.tokens_per_s_after is not None and move.tokens_per_s_before is not None
     assert move.tokens_per_s_after < move.tokens_per_s_before
-    assert any("check before quoting" in s for s in move.what_it_means)
+    assert move.capacity_change is not None and move.capacity_change < 0
 
 
 def test_a_quiet_week_moves_nothing(engine):
@@ -200,7 +203,7 @@ def test_a_quiet_week_moves_nothing(engine):
 
     assert digest.is_empty and digest.changes == []
     assert digest.quotes_checked == 3
-    assert digest.headline == "no saved quote moved by more than 5% or $500/month"
+    assert digest.trends == [] and digest.switched_to == []
     move = reprice(k3(16), engine, before=since, after=until)
     assert move.relative_change == 0 and not move.moved
 
@@ -214,6 +217,7 @@ def test_pinned_and_broken_quotes_are_reported_not_raised(engine):
     broken_move = reprice(broken, engine, before=SINCE, after=UNTIL)
 
     assert pinned_move.pinned and pinned_move.relative_change == 0
+    assert pinned_move.pinned_to == dt.date(2026, 10, 1)
     assert broken_move.error is not None and "no-such-gpu" in broken_move.error
     for move in (pinned_move, broken_move):
         assert not is_material(move, threshold_pct=0, threshold_usd=0)
@@ -231,7 +235,15 @@ def test_the_feed_lists_the_decode_path_in_its_period_and_nothing_later(catalog)
     assert [c.id for c in stacks] == ["vllm-k3-decode"]
     assert stacks[0].date == dt.date(2026, 10, 16) and stacks[0].supersedes == "vllm"
     assert any("GB300" in c for c in stacks[0].caveats)
-    assert "k3-gb300x16-b16-vllm-k3-decode" in {c.id for c in changes}
+    measured = {c.id: c for c in changes if c.kind == "measurement"}
+    b16 = measured["k3-gb300x16-b16-vllm-k3-decode"]
+    assert (b16.model_name, b16.gpus, b16.gpu_name, b16.concurrency) == (
+        "Kimi K3",
+        16,
+        "NVIDIA GB300",
+        16,
+    )
+    assert b16.name == "vLLM Kimi K3 decode path"  # the stack it ran
     assert changes_between(catalog, *QUIET) == []
 
 
