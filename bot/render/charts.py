@@ -1,5 +1,8 @@
 """PNG charts for Slack, drawn from the curves core computed.
 
+Figures on a chart are spelt by ``bot.render.formats``, as in the message beside it:
+a chart's ``−42%`` is read off the two bars it labels.
+
 Each chart owns its ``Figure`` and Agg canvas and never touches pyplot, whose global
 state would let two requests served on two threads draw into each other's figures.
 PNG metadata carries no software version, so the same curve gives the same bytes
@@ -16,6 +19,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator
 
+from bot.render import formats
 from core.curves import BeforeAfter, CostCurve, GrowthCurve
 from core.scenario import Basis
 
@@ -33,7 +37,8 @@ def cost_chart(curve: CostCurve) -> bytes:
     ax.plot(x, curve.usd_per_million, color=LEASE, linewidth=2.2, label=_safe("Lease $/M"))
     api = curve.api_usd_per_million
     if api is not None:
-        ax.axhline(api, color=API, linestyle="--", linewidth=1.6, label=_safe(f"API {_usd(api)}/M"))
+        label = _safe(f"API {formats.usd_m(api)}")
+        ax.axhline(api, color=API, linestyle="--", linewidth=1.6, label=label)
         cheaper = [y <= api for y in curve.usd_per_million]
         if any(cheaper):
             ax.fill_between(
@@ -45,7 +50,7 @@ def cost_chart(curve: CostCurve) -> bytes:
     ax.plot([cx], [cy], "o", color=MARK, markersize=8, zorder=5)
     right = cx > 50  # the curve falls to the right: say it below-left there, above-right here
     ax.annotate(
-        _safe(f"now: {curve.current_utilization:.0%} busy, {_usd(cy)}/M"),
+        _safe(f"now: {formats.pct(curve.current_utilization)} busy, {formats.usd_m(cy)}"),
         (cx, cy),
         xytext=(-8, -10) if right else (8, 8),
         textcoords="offset points",
@@ -103,7 +108,7 @@ def growth_chart(curve: GrowthCurve) -> bytes:
     ax.set_xlabel("Months from the start of the lease")
     _legend(ax, "center left" if log else "lower right")  # where the rising need is not
     g = curve.monthly_growth
-    growth = f"Peak grows {g * 100:.3g}% a month, compounding" if g > 0 else "Peak held flat"
+    growth = f"Peak grows {formats.pct(g)} a month, compounding" if g > 0 else "Peak held flat"
     basis = _basis(curve.basis, curve.error_band)
     _footnote(fig, f"{basis}. {growth}; GPUs come in replicas of {curve.gpus_per_replica}.")
     return _png(fig)
@@ -116,12 +121,12 @@ def before_after_chart(data: BeforeAfter) -> bytes:
     before = ax.bar([i - width / 2 for i in slots], data.before, width, color=LEASE, label="Before")
     after = ax.bar([i + width / 2 for i in slots], data.after, width, color=AFTER, label="After")
     for bars, values in ((before, data.before), (after, data.after)):
-        ax.bar_label(bars, labels=[_safe(_figure(v)) for v in values], padding=2)
+        ax.bar_label(bars, labels=[_safe(formats.usd_per_m(v)) for v in values], padding=2)
     top = max(*data.before, *data.after, 1e-9)
     for i, (b, a) in enumerate(zip(data.before, data.after, strict=True)):
         if b > 0:
             ax.annotate(
-                f"{(a - b) / b:+.0%}",
+                formats.change(b, a, "usd_per_m"),
                 (i, max(a, b)),
                 xytext=(0, 16),
                 textcoords="offset points",
@@ -158,10 +163,10 @@ def _breakeven(ax: Axes, curve: CostCurve) -> None:
     if b > 1:
         text = "Never breaks even: the API is cheaper even at 100% busy"
     elif b < lowest:
-        text = f"Breaks even below {lowest:.0%} busy ({b:.1%})"
+        text = f"Breaks even below {formats.pct(lowest)} busy ({formats.pct(b)})"
     else:
         ax.axvline(b * 100, color=MARK, linestyle=":", linewidth=1.8)
-        _line_label(ax, f"breakeven {b:.0%}", b * 100, flip=b > 0.6)
+        _line_label(ax, f"breakeven {formats.pct(b)}", b * 100, flip=b > 0.6)
         return
     ax.text(0.98, 0.62, _safe(text), transform=ax.transAxes, ha="right", color=MARK)
 
@@ -179,10 +184,10 @@ def _headroom(ax: Axes, curve: GrowthCurve) -> None:
     if h is None:
         text = "No growth: the lease carries the peak throughout"
     elif h > last:
-        text = f"Headroom lasts {h:,.1f} months, past this chart"
+        text = f"Headroom lasts {formats.months(h)}, past this chart"
     else:
         ax.axvline(h, color=MARK, linestyle=":", linewidth=1.8)
-        _line_label(ax, f"more GPUs needed after {h:.1f} months", h, flip=h > 0.6 * last)
+        _line_label(ax, f"more GPUs needed after {formats.months(h)}", h, flip=h > 0.6 * last)
         return
     ax.text(0.02, 0.05, text, transform=ax.transAxes, color=MARK)
 
@@ -210,7 +215,7 @@ def _legend(ax: Axes, loc: Literal["upper right", "lower right", "center left"])
 def _basis(basis: Basis, band: float) -> str:
     if basis == "measured":
         return "Throughput measured"
-    return f"Throughput {basis}, ±{band:.0%}"
+    return f"Throughput {basis}, {formats.band(band)}"
 
 
 def _footnote(fig: Figure, text: str) -> None:
@@ -221,14 +226,6 @@ def _png(fig: Figure) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", metadata={"Software": None})
     return buf.getvalue()
-
-
-def _usd(x: float) -> str:
-    return f"${_figure(x)}"
-
-
-def _figure(x: float) -> str:
-    return f"{x:,.0f}" if x >= 100 else f"{x:,.2f}"
 
 
 def _counts() -> FuncFormatter:
