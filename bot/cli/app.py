@@ -11,6 +11,7 @@ the seconds.
 from __future__ import annotations
 
 import functools
+import gc
 from typing import TYPE_CHECKING
 
 import typer
@@ -27,6 +28,10 @@ from bot.cli import (
 
 if TYPE_CHECKING:
     from core.perf.engine import PerfEngine
+
+LONG_RUNNING = frozenset({"serve", "chat", "run"})
+"""Commands that run until stopped: the garbage collector that ``bot.cli.main`` holds
+back during start-up is back on before they start."""
 
 
 @functools.cache
@@ -60,11 +65,14 @@ def build_cli() -> typer.Typer:
 
     @cli.callback()
     def _root(
+        ctx: typer.Context,
         show_version: bool = typer.Option(
             False, "--version", callback=_version, is_eager=True, help="Print the version."
         ),
     ) -> None:
         """leasewise."""
+        if ctx.invoked_subcommand in LONG_RUNNING:
+            gc.enable()
 
     estimate_commands.register(cli, load_engine)
     sizing_commands.register(cli, load_engine)

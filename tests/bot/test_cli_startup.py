@@ -20,35 +20,44 @@ HEAVY = ["scipy", "matplotlib", "slack_bolt", "slack_sdk", "sqlalchemy", "alembi
 below needs."""
 
 DRIVER = """
-import json, sys
+import gc, json, sys
 argv, watched = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-from bot.cli.app import build_cli
+from bot.cli import main
 sys.argv = ["leasewise", *argv]
 try:
-    build_cli()()
+    main()
     code = 0
 except SystemExit as exc:
     code = exc.code or 0
 loaded = sorted(w for w in watched if any(m == w or m.startswith(w + ".") for m in sys.modules))
-print("\\n" + json.dumps({"code": code, "loaded": loaded}))
+print("\\n" + json.dumps({"code": code, "loaded": loaded, "collecting": gc.isenabled()}))
 """
 
 
-def run_cli(args: list[str], watched: list[str], cache: Path) -> tuple[int, list[str]]:
-    """Exit code of ``leasewise <args>`` in a fresh process, and which of ``watched``
-    (packages or modules) it imported."""
+def report(args: list[str], watched: list[str], cache: Path, **env: str) -> dict[str, object]:
+    """What ``leasewise <args>`` (the console script's ``main``) did in a fresh process:
+    its exit code, which of ``watched`` (packages or modules) it imported, and whether
+    the garbage collector was on when it finished."""
     done = subprocess.run(
         [sys.executable, "-c", DRIVER, json.dumps(args), json.dumps(watched)],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(cache), "XDG_CACHE_HOME": str(cache)},
+        stdin=subprocess.DEVNULL,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(cache), "XDG_CACHE_HOME": str(cache), **env},
     )
     lines = done.stdout.strip().splitlines()
     assert lines, done.stderr
-    report = json.loads(lines[-1])
-    return report["code"], report["loaded"]
+    found: dict[str, object] = json.loads(lines[-1])
+    return found
+
+
+def run_cli(args: list[str], watched: list[str], cache: Path) -> tuple[object, object]:
+    """Exit code of ``leasewise <args>`` in a fresh process, and which of ``watched`` it
+    imported."""
+    found = report(args, watched, cache)
+    return found["code"], found["loaded"]
 
 
 @pytest.fixture(scope="module")
@@ -93,3 +102,13 @@ def test_estimate_json_on_a_warm_cache_loads_neither_scipy_nor_the_slack_stack(
     args = ["estimate", "--json", "--model", "kimi-k3", "--gpu", "b300", "--gpus", "16"]
     run_cli(args, HEAVY, cache)  # fills the cache (calibrates once)
     assert run_cli(args, [*HEAVY, "jinja2"], cache) == (0, [])
+
+
+def test_a_one_shot_command_starts_without_the_garbage_collector_and_the_chat_with_it(
+    cache: Path, tmp_path: Path
+) -> None:
+    """Start-up allocates what lives as long as the process; a command that keeps running
+    collects garbage as usual."""
+    assert report(["--version"], [], cache)["collecting"] is False
+    chat = report(["chat"], [], cache, DATABASE_URL=f"sqlite:///{tmp_path / 'chat.db'}")
+    assert (chat["code"], chat["collecting"]) == (0, True)
