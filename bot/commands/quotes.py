@@ -17,7 +17,7 @@ from core.estimate import estimate
 from core.parse import parse
 from core.perf.engine import PerfEngine
 from core.questions import Economics, Question
-from core.sizing import Sizing, size
+from core.sizing import size
 from core.traffic import Traffic
 from storage import quotes
 
@@ -42,7 +42,7 @@ def run(services: Services, caller: Caller, text: str) -> Reply:
             if verb == "delete":
                 quotes.delete(session, quote.id, workspace_id=caller.workspace_id)
                 return Reply("quote_deleted", {"quote": quote}, ephemeral=True)
-        return Reply("quote_show", {"quote": quote, "summary": summary(quote.economics)})
+        return Reply("quote_show", {"quote": quote})
     raise InputError(
         f"'{verb or '(nothing)'}' is not a quote command: use save, list, show or delete",
         field="quote",
@@ -81,24 +81,6 @@ def save(
             clock=services.clock,
         )
     return Reply("quote_saved", {"quote": quote}, question=question)
-
-
-def summary(economics: Economics) -> str:
-    """One line a sales engineer can paste: the deployment and its price per token."""
-    if isinstance(economics, Sizing):
-        options = economics.options
-        if not options:
-            return "no deployment meets this traffic's targets"
-        best = options[0]
-        return (
-            f"{best.gpus}x {best.gpu}: ${best.usd_per_month:,.0f}/month, "
-            f"${best.usd_per_million_output_tokens:.2f}/M output tokens"
-        )
-    return (
-        f"{economics.gpus}x {economics.gpu} at batch {economics.concurrency}: "
-        f"${economics.usd_per_month:,.0f}/month, "
-        f"${economics.usd_per_million_output_tokens:.2f}/M output tokens"
-    )
 
 
 def _save_text(services: Services, caller: Caller, text: str) -> Reply:
