@@ -4,10 +4,31 @@ One workspace runs on a bot token; many run on OAuth, with installations kept
 in the app's own database through slack_sdk's SQLAlchemy stores. Either way
 Bolt verifies every request's signature and timestamp before a listener runs.
 
-Every listener acks first and does its slow part as a lazy listener on a
-bounded pool (``bot.slack.lazy``); every failure, wherever it happens, goes to
-the one error handler (``bot.slack.errors``); every reply, by the Web API or a
-response_url, is retried alike (``bot.slack.delivery``).
+Slack wants every request acknowledged within 3 seconds, and Bolt offers two
+ways to keep acks from waiting behind slow work: lazy listeners, or a listener
+executor sized for the load with the slow part off it. Slow, here, is Slack
+itself: a response_url that takes 5 s, a chat.postMessage waiting out a 429.
+Bolt's default executor has 5 threads and each listener acked, then answered
+and sent on its thread, so five answers waiting on Slack left every new ack
+waiting for a thread until Slack gave up ("didn't call ack()").
+
+This app takes the second way. Each listener acks, works out its answer
+(parsing, the engine, the templates: milliseconds of CPU) and hands every call
+to Slack to the courier (``bot.slack.delivery``), whose own threads do the
+waiting. So the ``ANSWER_THREADS`` of Bolt's executor are only ever held by
+CPU work, and a request waits for its ack at most behind the answers queued
+before it, in order: under a burst, that queue is what keeps the backlog (and
+memory) bounded. Lazy listeners were tried and measured with
+``bench/slack_load.py`` (20 senders, same loaded 2-core machine, runs
+interleaved): with the answers on threads of their own, acks outran answers,
+nothing held the backlog back, and each ack then fought a pool of busy answer
+threads for the GIL: p99 ack 1.26-1.54 s against 0.23-0.26 s for this design,
+at two thirds of its throughput. Lazy listeners also deep-copy every request
+and drop their exceptions (bolt-python#635).
+
+Every failure, wherever it happens, goes to the one error handler
+(``bot.slack.errors``); every reply, by the Web API or a response_url, is
+retried alike (``bot.slack.delivery``).
 """
 
 from __future__ import annotations
@@ -15,6 +36,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 
 from slack_bolt import App, BoltContext
 from slack_bolt.oauth.oauth_settings import OAuthSettings
@@ -24,13 +46,17 @@ from slack_sdk.oauth.state_store.sqlalchemy import SQLAlchemyOAuthStateStore
 
 from bot.services import Services
 from bot.settings import Settings, SlackMode
-from bot.slack import errors, lazy
-from bot.slack.delivery import ResponseUrl, retry_handlers
+from bot.slack import errors
+from bot.slack.delivery import Courier, ResponseUrl, courier_pool, retry_handlers
 from bot.slack.listeners import actions, commands, events, home, views
 
 INSTALL_PATH = "/slack/install"
 REDIRECT_PATH = "/slack/oauth_redirect"
 OAUTH_STATE_SECONDS = 600
+ANSWER_THREADS = 8
+"""Bolt's listener executor: acks and the answers' CPU work. The GIL runs one thread of
+Python at a time, so more threads add contention, not speed; a few more than the
+cores cover an answer's database reads."""
 
 
 class MissingSettings(Exception):
@@ -108,22 +134,26 @@ def create_app(
         logger=logger,
         oauth_settings=_oauth_settings(settings, services) if mode == "oauth" else None,
         request_verification_enabled=mode != "socket",
-        process_before_response=True,
-        listener_executor=lazy.slow_work_pool(),
+        listener_executor=answer_pool(),
     )
-    lazy.report_lazy_failures(app)
-    errors.register(app, services)
+    renderer = services.renderer
+    courier = Courier(courier_pool(), lambda error, way: errors.report(renderer, error, way))
+    errors.register(app, services, courier)
     _respond_with_retries(app, settings.slack_retries)
-    commands.register(app, services)
-    events.register(app, services)
-    actions.register(app, services)
-    views.register(app, services)
-    views.register_admin(app, services)
-    home.register(app, services)
+    commands.register(app, services, courier)
+    events.register(app, services, courier)
+    actions.register(app, services, courier)
+    views.register(app, services, courier)
+    views.register_admin(app, services, courier)
+    home.register(app, services, courier)
     # Anything else Slack sends (an event type subscribed for later, say) is acknowledged,
     # so Slack does not retry it.
     app.event(re.compile(".*"))(lambda ack: ack())
     return app
+
+
+def answer_pool() -> Executor:
+    return ThreadPoolExecutor(max_workers=ANSWER_THREADS, thread_name_prefix="leasewise-answer")
 
 
 def _respond_with_retries(app: App, retries: int) -> None:

@@ -1,21 +1,31 @@
-"""Getting a rendered reply back to Slack, with the same patience for every way out.
+"""Getting a rendered reply back to Slack: on threads of its own, with the same patience everywhere.
 
 Three ways out: a response_url (a command's or a click's: ephemeral or in
 channel, no bot membership needed), a post in a thread, and a direct message.
 Overflow (more than one message's worth of blocks) follows in the same place.
 
+Every call to Slack that a listener makes goes through the ``Courier``: a pool
+of ``COURIER_THREADS`` threads that only ever wait on Slack, so a response_url
+that takes 5 s or a chat.postMessage waiting out a 429 holds a courier thread,
+never a thread that acks (see ``bot.slack.app``). A thread asleep on a socket
+or a Retry-After costs no CPU, so the pool can be wide; past its width, sends
+wait in its queue (a rendered message each, a few kB).
+
 Every way out retries alike: the Web API client and the response_url client
 both wait out a 429 for its Retry-After and retry a 500/503 or a dropped
 connection (``retry_handlers``). Bolt's own ``respond()`` makes a bare
 ``WebhookClient`` and returns Slack's refusal instead of raising it, so an
-answer would be lost without a trace; ``ResponseUrl`` replaces it (see
-``bot.slack.app``) and raises ``ResponseUrlRefused`` once the retries are spent,
-which the one error handler logs with a reference id.
+answer would be lost without a trace; ``ResponseUrl`` replaces it and raises
+``ResponseUrlRefused`` once the retries are spent. A send that fails is handed
+to ``on_failure`` (the app's one error path, ``bot.slack.errors``).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from slack_sdk import WebClient
@@ -32,8 +42,51 @@ from bot.render.renderer import Message, Renderer
 
 RESPONSE_URL_TIMEOUT_S = 30
 """As long as the Web API client waits: a response_url stays valid for 30 minutes."""
+COURIER_THREADS = 32
+"""Enough for 20 answers to wait out a slow Slack side by side; each costs a stack, not CPU."""
 
 Respond = Callable[..., Any]
+log = logging.getLogger("leasewise.slack")
+
+
+@dataclass(frozen=True)
+class Way:
+    """The way back to whoever sent a request: its body, its respond(), the Web API client."""
+
+    body: dict[str, Any]
+    respond: Respond
+    client: WebClient
+
+
+Failure = Callable[[Exception, Way], None]
+
+
+def courier_pool() -> Executor:
+    return ThreadPoolExecutor(max_workers=COURIER_THREADS, thread_name_prefix="leasewise-courier")
+
+
+class Courier:
+    """Sends to Slack on the courier's own threads; a failed send goes to ``on_failure``."""
+
+    def __init__(self, pool: Executor, on_failure: Failure) -> None:
+        self._pool = pool
+        self._on_failure = on_failure
+
+    def send(
+        self, work: Callable[[], object], way: Way, *, on_failure: Failure | None = None
+    ) -> None:
+        """Run ``work`` (calls to Slack, and what must follow them) on a courier thread."""
+        self._pool.submit(self._run, work, way, on_failure or self._on_failure)
+
+    @staticmethod
+    def _run(work: Callable[[], object], way: Way, on_failure: Failure) -> None:
+        try:
+            work()
+        except Exception as error:  # noqa: BLE001 - handed to the app's one error path
+            try:
+                on_failure(error, way)
+            except Exception:  # noqa: BLE001 - that path itself broke; keep the trace
+                log.exception("the error path failed on %r", error)
 
 
 def retry_handlers(retries: int) -> list[RetryHandler]:

@@ -1,4 +1,4 @@
-"""One way out for every failure: Bolt's ``@app.error``, which lazy listeners reach too.
+"""One way out for every failure: Bolt's ``@app.error``, and ``report`` for the courier's.
 
 What the person is told depends on what failed, never on which listener it
 failed in:
@@ -16,7 +16,10 @@ The reply goes back the way the request came: while Slack waits on a form
 submission, as ``response_action: errors`` next to the input it concerns (the
 form stays open, nothing typed is lost); else through the request's
 response_url (a command, a click); else in the thread of a mention or
-follow-up; else as a direct message to whoever submitted the form.
+follow-up; else as a direct message to whoever submitted the form. It is sent
+by the courier, like every other reply; a failure while sending a reply comes
+back here from the courier (``report``), and a reply about a failure that
+cannot be sent either is logged, never retried in a loop.
 """
 
 from __future__ import annotations
@@ -33,8 +36,11 @@ from bot.conversation import error_reply
 from bot.render.renderer import Message, Renderer
 from bot.services import Services
 from bot.slack.delivery import (
+    Courier,
+    Failure,
     Respond,
     ResponseUrlRefused,
+    Way,
     direct_message,
     post_in_thread,
     render,
@@ -51,7 +57,7 @@ THREADED_EVENTS = frozenset({"app_mention", "message"})
 log = logging.getLogger("leasewise.slack")
 
 
-def register(app: App, services: Services) -> None:
+def register(app: App, services: Services, courier: Courier) -> None:
     @app.error
     def on_error(
         error: Exception,
@@ -60,50 +66,49 @@ def register(app: App, services: Services) -> None:
         client: WebClient,
         response: BoltResponse | None,
     ) -> BoltResponse | None:
-        # Bolt passes the response it is about to send while Slack still waits (the ack
-        # path), and None once the request was answered (a lazy listener).
-        return handle(
-            services.renderer,
-            error,
-            body=body,
-            respond=respond,
-            client=client,
-            waiting=response is not None,
-        )
-
-
-def handle(
-    renderer: Renderer,
-    error: Exception,
-    *,
-    body: dict[str, Any],
-    respond: Respond,
-    client: WebClient,
-    waiting: bool,
-) -> BoltResponse | None:
-    """Tell the person what went wrong; the response for Slack, if it still waits for one."""
-    what = describe(body)
-    reference = uuid.uuid4().hex[:8]
-    in_form = waiting and body.get("type") == "view_submission"
-    try:
-        message = _message_for(renderer, error, what=what, reference=reference, in_form=in_form)
+        # Bolt passes the response it is about to send while Slack still waits for the
+        # ack (a form being submitted), and None once the request was acknowledged.
+        way = Way(body, respond, client)
+        reference = uuid.uuid4().hex[:8]
+        in_form = response is not None and body.get("type") == "view_submission"
+        message = _message_for(services.renderer, error, way, reference, in_form=in_form)
         if message is None:
             return None
         if in_form:
             refusal = form_errors(body.get("view") or {}, error, message)
             if refusal is not None:
                 return refusal
-        _send(message, body=body, respond=respond, client=client)
-    except Exception:  # noqa: BLE001 - nothing reached the person; the log is what is left
-        log.exception("reference %s: %s: the reply about %r was not delivered", reference,
-                      what, error)
-        return None
-    return BoltResponse(status=200, body="") if waiting else None
+        courier.send(lambda: tell(message, way), way, on_failure=_undelivered(reference, error))
+        return None if response is None else BoltResponse(status=200, body="")
+
+
+def report(renderer: Renderer, error: Exception, way: Way) -> None:
+    """The courier's failures: say what went wrong, from the courier thread it failed on."""
+    reference = uuid.uuid4().hex[:8]
+    message = _message_for(renderer, error, way, reference, in_form=False)
+    if message is None:
+        return
+    try:
+        tell(message, way)
+    except Exception as again:  # noqa: BLE001 - nothing reached the person; the log remains
+        _undelivered(reference, error)(again, way)
+
+
+def _undelivered(reference: str, error: Exception) -> Failure:
+    def log_it(again: Exception, way: Way) -> None:
+        log.error(
+            "reference %s: %s: the reply about %r was not delivered either: %s",
+            reference, describe(way.body), error, again,
+        )
+
+    return log_it
 
 
 def _message_for(
-    renderer: Renderer, error: Exception, *, what: str, reference: str, in_form: bool
+    renderer: Renderer, error: Exception, way: Way, reference: str, *, in_form: bool
 ) -> Message | None:
+    """What to tell the person (None: nothing can reach them); logs what the team needs."""
+    what = describe(way.body)
     if isinstance(error, InputError | StorageError):
         if in_form:  # shown under the input itself, which needs no naming
             return renderer.message("error", message=error.message, field=None, hint=error.hint)
@@ -138,22 +143,21 @@ def form_errors(view: dict[str, Any], error: Exception, message: Message) -> Bol
     return BoltResponse(status=200, body={"response_action": "errors", "errors": {block: text}})
 
 
-def _send(
-    message: Message, *, body: dict[str, Any], respond: Respond, client: WebClient
-) -> None:
-    if getattr(respond, "response_url", None):
-        respond_with(respond, message, ephemeral=True)
+def tell(message: Message, way: Way) -> None:
+    """Send ``message`` back the way the request came (see the module's docstring)."""
+    if getattr(way.respond, "response_url", None):
+        respond_with(way.respond, message, ephemeral=True)
         return
-    event = body.get("event") or {}
+    event = way.body.get("event") or {}
     if event.get("type") in THREADED_EVENTS and event.get("channel"):
         thread_ts = event.get("thread_ts") or event.get("ts")
-        post_in_thread(client, message, channel=str(event["channel"]), thread_ts=thread_ts)
+        post_in_thread(way.client, message, channel=str(event["channel"]), thread_ts=thread_ts)
         return
-    user = (body.get("user") or {}).get("id")
+    user = (way.body.get("user") or {}).get("id")
     if user:
-        direct_message(client, message, user=str(user))
+        direct_message(way.client, message, user=str(user))
         return
-    log.warning("%s: nowhere to tell anyone: %s", describe(body), message.text[:200])
+    log.warning("%s: nowhere to tell anyone: %s", describe(way.body), message.text[:200])
 
 
 def describe(body: dict[str, Any]) -> str:

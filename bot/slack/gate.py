@@ -11,10 +11,10 @@ In order, each check cheaper than what it protects:
    it passes the cap, so a stranger cannot make the app buffer 10 MB to learn
    that it is unsigned.
 2. **Signature and timestamp**, by ``slack_sdk``'s ``SignatureVerifier`` on the
-   raw bytes: anything unsigned, forged, replayed or with a timestamp that is
-   not a number gets 401, before any parsing and without a traceback. Bolt
-   verifies again on its own; this one stands in front so that junk never
-   reaches a parser.
+   raw bytes: anything unsigned, forged, replayed, not UTF-8 or with a
+   timestamp that is not a number gets 401, before any parsing and without a
+   traceback. Bolt verifies again on its own; this one stands in front so
+   that junk never reaches a parser.
 3. **Shape**, read the way Bolt will read it: a JSON object, or a UTF-8 form
    that is a slash command, an interaction whose ``payload`` is a JSON object,
    or Slack's ``ssl_check``. Anything else is 400: Slack signed it, so the
@@ -74,16 +74,14 @@ class Gate:
     def _signed(self, raw: bytes, request: Request) -> bool:
         try:
             return self.verifier.is_valid_request(raw, dict(request.headers))
-        except ValueError:  # a timestamp header that is not a number
+        except ValueError:  # a timestamp that is not a number, a body that is not UTF-8
             return False
 
 
 def malformed(raw: bytes, content_type: str) -> str | None:
-    """Why Bolt could not read this body, or None; decided as Bolt's ``parse_body`` does."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return "the body is not UTF-8"
+    """Why Bolt could not read this signed body, or None; decided as Bolt's ``parse_body``
+    does. Signed means UTF-8: the verifier cannot check a body it cannot decode."""
+    text = raw.decode("utf-8")
     if not text.strip():
         return "the body is empty"
     kind = content_type.split(";")[0].strip().lower()

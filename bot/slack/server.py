@@ -5,8 +5,8 @@ HTTP mode mounts Bolt's request handling on Starlette under uvicorn:
 ``/slack/oauth_redirect`` for installs, and ``/healthz`` for the orchestrator.
 Bolt's own Starlette adapter calls the synchronous app on the event loop; here
 each request is dispatched on a worker thread instead, and returns as soon as
-the listener's ack part has run (``bot.slack.lazy``). ``/slack/events`` lets
-only small, signed, well-formed bodies through to Bolt (``bot.slack.gate``).
+its listener has acked (see ``bot.slack.app``). ``/slack/events`` lets only
+small, signed, well-formed bodies through to Bolt (``bot.slack.gate``).
 """
 
 from __future__ import annotations

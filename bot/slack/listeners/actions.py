@@ -4,24 +4,25 @@ Each button's value is the question it answers (see ``conversation.actions_for``
 so a click works on any replica, long after the message was posted. A click
 on a message in a thread answers in that thread; a click on a private
 (ephemeral) answer answers privately through the click's response_url. Each
-acks at once and does its work lazily; what goes wrong (a stale button, a
-channel the bot is not in) is the app's one error handler's to say.
+acks at once, works its answer out and leaves the calls to Slack to the
+courier; what goes wrong (a stale button, a channel the bot is not in) is the
+app's one error handler's to say.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from slack_bolt import App
+from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
 from bot.commands.answers import compare_reply
 from bot.conversation import Reply, answer_question, decode_question, start_thread
 from bot.render.charts import cost_chart, growth_chart
 from bot.services import Services
-from bot.slack.delivery import Respond, post_in_thread, render, respond_with
-from bot.slack.lazy import acknowledge
-from bot.slack.listeners.views import open_quote_modal, team_of
+from bot.slack.delivery import Courier, Respond, Way, post_in_thread, render, respond_with
+from bot.slack.listeners.views import quote_modal, team_of
 from core.curves import cost_curve, growth_curve
 from core.errors import InputError
 from core.estimate import estimate
@@ -30,15 +31,16 @@ from core.traffic import Traffic
 from storage.threads import ThreadKey
 
 
-def register(app: App, services: Services) -> None:
-    def save_quote(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
-        question = decode_question(_value(body))
-        open_quote_modal(services, client, body["trigger_id"], question=question)
+def register(app: App, services: Services, courier: Courier) -> None:
+    def save_quote(body: dict[str, Any]) -> Send:
+        view = quote_modal(services, question=decode_question(_value(body)))
+        return lambda way: way.client.views_open(trigger_id=body["trigger_id"], view=view)
 
-    def new_quote(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
-        open_quote_modal(services, client, body["trigger_id"], question=None)
+    def new_quote(body: dict[str, Any]) -> Send:
+        view = quote_modal(services, question=None)
+        return lambda way: way.client.views_open(trigger_id=body["trigger_id"], view=view)
 
-    def show_chart(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
+    def show_chart(body: dict[str, Any]) -> Send:
         question = decode_question(_value(body))
         engine = services.engines.current()
         if isinstance(question, Traffic):
@@ -48,7 +50,7 @@ def register(app: App, services: Services) -> None:
         title = services.renderer.text("chart_title", kind=kind)
         comment = services.renderer.message("chart_posted", title=title, user_id=body["user"]["id"])
         channel, thread_ts = _where(body)
-        client.files_upload_v2(
+        return lambda way: way.client.files_upload_v2(
             channel=channel,
             thread_ts=thread_ts,
             content=png,
@@ -57,12 +59,12 @@ def register(app: App, services: Services) -> None:
             initial_comment=comment.text,
         )
 
-    def compare_gpus(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
+    def compare_gpus(body: dict[str, Any]) -> Send:
         question = decode_question(_value(body))
         reply = compare_reply(services.engines.current(), question, [])
-        _answer_click(services, body, respond, client, reply)
+        return _answer_click(services, body, reply)
 
-    def share_answer(body: dict[str, Any], respond: Respond, client: WebClient) -> None:
+    def share_answer(body: dict[str, Any]) -> Send:
         question = decode_question(_value(body))
         reply = answer_question(
             services.engines.current(),
@@ -71,25 +73,43 @@ def register(app: App, services: Services) -> None:
         )
         channel, _ = _where(body)
         message = render(services.renderer, reply)
-        ts = post_in_thread(client, message, channel=channel, thread_ts=None)
-        key = ThreadKey(workspace_id=team_of(body), channel_id=channel, thread_ts=ts)
-        with services.sessions.begin() as session:
-            start_thread(session, key, question, services.clock)
 
-    for handler in (save_quote, new_quote, show_chart, compare_gpus, share_answer):
-        app.action(handler.__name__)(ack=acknowledge, lazy=[handler])
+        def post_and_follow(way: Way) -> None:
+            ts = post_in_thread(way.client, message, channel=channel, thread_ts=None)
+            key = ThreadKey(workspace_id=team_of(body), channel_id=channel, thread_ts=ts)
+            with services.sessions.begin() as session:
+                start_thread(session, key, question, services.clock)
+
+        return post_and_follow
+
+    for work in (save_quote, new_quote, show_chart, compare_gpus, share_answer):
+        app.action(work.__name__)(_clicked(work, courier))
 
 
-def _answer_click(
-    services: Services, body: dict[str, Any], respond: Respond, client: WebClient, reply: Reply
-) -> None:
+Send = Callable[[Way], object]
+"""What a click's answer still has to do once worked out: the calls to Slack."""
+
+
+def _clicked(work: Callable[[dict[str, Any]], Send], courier: Courier) -> Callable[..., None]:
+    """The listener for a button: ack, work the answer out, hand the sending to the courier."""
+
+    def listener(ack: Ack, body: dict[str, Any], respond: Respond, client: WebClient) -> None:
+        ack()
+        way = Way(body, respond, client)
+        send = work(body)
+        courier.send(lambda: send(way), way)
+
+    listener.__name__ = work.__name__
+    return listener
+
+
+def _answer_click(services: Services, body: dict[str, Any], reply: Reply) -> Send:
     message = render(services.renderer, reply)
     container = body.get("container", {})
     if container.get("is_ephemeral") or "message" not in body:
-        respond_with(respond, message, ephemeral=True)
-        return
+        return lambda way: respond_with(way.respond, message, ephemeral=True)
     channel, thread_ts = _where(body)
-    post_in_thread(client, message, channel=channel, thread_ts=thread_ts)
+    return lambda way: post_in_thread(way.client, message, channel=channel, thread_ts=thread_ts)
 
 
 def _value(body: dict[str, Any]) -> str:

@@ -8,9 +8,9 @@ mark the event (and the message) processed in the same transaction as the
 thread's edit, so a retry or a second replica finds it done. That transaction
 commits before the answer is posted: Slack does not redeliver an event that was
 acknowledged, so holding it open across the post would only block other writers
-(on SQLite, all of them) while Slack makes us wait. Both ack at once and do all
-of this lazily; a bad edit or a post that fails reaches the app's one error
-handler, which answers in the thread (``bot.slack.errors``).
+(on SQLite, all of them) while Slack makes us wait; the courier posts it. A bad
+edit or a post that fails reaches the app's one error handler, which answers in
+the thread (``bot.slack.errors``).
 """
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ from sqlalchemy.orm import Session
 
 from bot.conversation import Reply, answer, follow_up, start_thread
 from bot.services import Services
-from bot.slack.delivery import post_in_thread, render
-from bot.slack.lazy import acknowledge
+from bot.slack.delivery import Courier, Respond, Way, post_in_thread, render
 from core.perf.engine import PerfEngine
 from storage import events as processed
 from storage.threads import ThreadKey
@@ -40,22 +39,27 @@ IGNORED_SUBTYPES = frozenset(
 )
 
 
-def register(app: App, services: Services) -> None:
-    def on_mention(event: dict[str, Any], body: dict[str, Any], client: WebClient) -> None:
+def register(app: App, services: Services, courier: Courier) -> None:
+    @app.event("app_mention")
+    def on_mention(
+        event: dict[str, Any], body: dict[str, Any], respond: Respond, client: WebClient
+    ) -> None:
         if event.get("bot_id"):
             return
         text = _MENTION.sub(" ", event.get("text", "")).strip()
-        _handle(services, client, body, event, text, _mentioned)
+        _handle(services, courier, Way(body, respond, client), text, _mentioned)
 
+    @app.event("message")
     def on_message(
-        event: dict[str, Any], body: dict[str, Any], client: WebClient, context: BoltContext
+        event: dict[str, Any],
+        body: dict[str, Any],
+        respond: Respond,
+        client: WebClient,
+        context: BoltContext,
     ) -> None:
         if _not_for_us(event, context):
             return
-        _handle(services, client, body, event, event.get("text", ""), _followed)
-
-    app.event("app_mention")(ack=acknowledge, lazy=[on_mention])
-    app.event("message")(ack=acknowledge, lazy=[on_message])
+        _handle(services, courier, Way(body, respond, client), event.get("text", ""), _followed)
 
 
 Act = Callable[[Services, PerfEngine, Session, ThreadKey, str], Reply | None]
@@ -81,22 +85,16 @@ def _mentioned(
     return reply
 
 
-def _handle(
-    services: Services,
-    client: WebClient,
-    body: dict[str, Any],
-    event: dict[str, Any],
-    text: str,
-    act: Act,
-) -> None:
-    key = _thread(body, event)
+def _handle(services: Services, courier: Courier, way: Way, text: str, act: Act) -> None:
+    event = way.body.get("event") or {}
+    key = _thread(way.body, event)
     # Fetched before the transaction: on SQLite, reading the engine's additions inside
     # it would wait on the write lock this very transaction holds.
     engine = services.engines.current()
     now = services.clock()
     with services.sessions.begin() as session:
         first = processed.mark_processed(
-            session, processed.event_key(body.get("event_id", "")), now + REMEMBER_EVENTS
+            session, processed.event_key(way.body.get("event_id", "")), now + REMEMBER_EVENTS
         )
         first = first and processed.mark_processed(
             session,
@@ -110,7 +108,12 @@ def _handle(
     # Committed before posting: the post may wait out a 429 for many seconds, and on
     # SQLite an open transaction would hold every other writer back that long.
     if message is not None:
-        post_in_thread(client, message, channel=key.channel_id, thread_ts=key.thread_ts)
+        courier.send(
+            lambda: post_in_thread(
+                way.client, message, channel=key.channel_id, thread_ts=key.thread_ts
+            ),
+            way,
+        )
 
 
 def _not_for_us(event: dict[str, Any], context: BoltContext) -> bool:

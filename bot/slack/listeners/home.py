@@ -1,6 +1,7 @@
 """App Home: the workspace's recent quotes, its digests, and what changed in the catalog.
 
-Published lazily: views.publish may wait out a 429, and the event's ack must not.
+Worked out on the answer thread, published by the courier: views.publish may wait out a
+429, and nothing that acks should wait with it.
 """
 
 from __future__ import annotations
@@ -11,28 +12,32 @@ from slack_bolt import App
 from slack_sdk import WebClient
 
 from bot.services import Services
-from bot.slack.lazy import acknowledge
+from bot.slack.delivery import Courier, Respond, Way
 from storage import digests, quotes
 
 RECENT_QUOTES = 10
 NEWEST = 5
 
 
-def register(app: App, services: Services) -> None:
-    def on_home(event: dict[str, Any], body: dict[str, Any], client: WebClient) -> None:
+def register(app: App, services: Services, courier: Courier) -> None:
+    @app.event("app_home_opened")
+    def on_home(
+        event: dict[str, Any], body: dict[str, Any], respond: Respond, client: WebClient
+    ) -> None:
         if event.get("tab", "home") != "home":
             return
-        publish_home(services, client, workspace_id=body.get("team_id", ""), user=event["user"])
+        user = event["user"]
+        view = home_view(services, workspace_id=body.get("team_id", ""), user=user)
+        way = Way(body, respond, client)
+        courier.send(lambda: client.views_publish(user_id=user, view=view), way)
 
-    app.event("app_home_opened")(ack=acknowledge, lazy=[on_home])
 
-
-def publish_home(services: Services, client: WebClient, *, workspace_id: str, user: str) -> None:
+def home_view(services: Services, *, workspace_id: str, user: str) -> dict[str, Any]:
     catalog = services.engines.current().catalog
     with services.sessions() as session:
         recent = quotes.recent(session, workspace_id=workspace_id, limit=RECENT_QUOTES)
         subscriptions = digests.subscriptions_for_workspace(session, workspace_id)
-    view = services.renderer.view(
+    return services.renderer.view(
         "home",
         quotes=recent,
         subscriptions=subscriptions,
@@ -42,4 +47,3 @@ def publish_home(services: Services, client: WebClient, *, workspace_id: str, us
         ],
         user_id=user,
     )
-    client.views_publish(user_id=user, view=view)

@@ -6,9 +6,9 @@ Slack shows ``response_action: errors`` next to the inputs named, so a wrong
 value is fixed in place instead of losing the form; a product error raised
 while saving (a taken name, a record the catalog refuses, a form whose hidden
 question cannot be read) is put next to its input by the app's one error
-handler. Validation and saving run on the ack path, because their verdict is
-the response Slack waits for; the outcome rides in ``context`` to a lazy
-listener that sends it as a direct message once the form has closed.
+handler. Validation and saving come before the ack, because their verdict is
+the response Slack waits for; the courier then sends the outcome as a direct
+message.
 
 The question a "Save as quote" button carried rides in the view's
 private_metadata; the form's deployment fields then start from it.
@@ -20,14 +20,14 @@ import math
 from typing import Any
 
 from pydantic import ValidationError
-from slack_bolt import Ack, App, BoltContext
+from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
 from bot.commands.quotes import save
 from bot.conversation import decode_question, encode_question
 from bot.digests.feed import add_entries
 from bot.services import Caller, Services
-from bot.slack.delivery import direct_message
+from bot.slack.delivery import Courier, Respond, Way, direct_message
 from core.catalog import Catalog
 from core.catalog.loading import additions_from_text
 from core.errors import InputError
@@ -38,9 +38,8 @@ CALLBACK_ID = "quote_modal"
 FIELDS = ("model", "gpu", "gpus", "concurrency", "price_per_gpu_hour", "term_months")
 
 
-def open_quote_modal(
-    services: Services, client: WebClient, trigger_id: str, *, question: Question | None
-) -> None:
+def quote_modal(services: Services, *, question: Question | None) -> dict[str, Any]:
+    """The "new quote" form, its deployment fields started from ``question`` if given."""
     catalog = services.engines.current().catalog
     initial: dict[str, str] = {}
     if isinstance(question, Scenario):
@@ -50,7 +49,7 @@ def open_quote_modal(
                 initial[name] = str(value)
         if question.utilization != 1.0:
             initial["utilization"] = f"{question.utilization * 100:g}"
-    view = services.renderer.view(
+    return services.renderer.view(
         "quote_modal",
         initial=initial,
         private_metadata=encode_question(question) if question is not None else "",
@@ -58,12 +57,12 @@ def open_quote_modal(
         gpus=list(catalog.gpus),
         fixed=question is not None and not isinstance(question, Scenario),
     )
-    client.views_open(trigger_id=trigger_id, view=view)
 
 
-def register(app: App, services: Services) -> None:
+def register(app: App, services: Services, courier: Courier) -> None:
+    @app.view(CALLBACK_ID)
     def on_submit(
-        ack: Ack, body: dict[str, Any], view: dict[str, Any], context: BoltContext
+        ack: Ack, body: dict[str, Any], view: dict[str, Any], respond: Respond, client: WebClient
     ) -> None:
         values = _values(view)
         engine = services.engines.current()
@@ -81,17 +80,10 @@ def register(app: App, services: Services) -> None:
             customer=values.get("customer", ""),
             question=question,
         )
-        context[OUTCOME] = services.renderer.message(reply.template, **reply.context)
         ack()
-
-    app.view(CALLBACK_ID)(ack=on_submit, lazy=[announce])
-
-
-def announce(body: dict[str, Any], client: WebClient, context: BoltContext) -> None:
-    """The saved form's outcome, to whoever submitted it, once Slack has closed the form."""
-    message = context.get(OUTCOME)
-    if message is not None:
-        direct_message(client, message, user=body["user"]["id"])
+        message = services.renderer.message(reply.template, **reply.context)
+        way = Way(body, respond, client)
+        courier.send(lambda: direct_message(client, message, user=user), way)
 
 
 def read_form(
@@ -156,12 +148,13 @@ def team_of(body: dict[str, Any]) -> str:
 
 
 ADD_CALLBACK_ID = "admin_add"
-OUTCOME = "leasewise_outcome"
-"""The context key a form's ack part leaves its outcome under, for its lazy part."""
 
 
-def register_admin(app: App, services: Services) -> None:
-    def on_add(ack: Ack, body: dict[str, Any], view: dict[str, Any], context: BoltContext) -> None:
+def register_admin(app: App, services: Services, courier: Courier) -> None:
+    @app.view(ADD_CALLBACK_ID)
+    def on_add(
+        ack: Ack, body: dict[str, Any], view: dict[str, Any], respond: Respond, client: WebClient
+    ) -> None:
         user = body["user"]["id"]
         if not services.is_admin(user):
             refusal = "only leasewise admins may add changes"
@@ -179,10 +172,10 @@ def register_admin(app: App, services: Services) -> None:
                 measurements=measurements,
                 actor=user,
             )
+        ack()
         services.engines.changed()
-        context[OUTCOME] = services.renderer.message(
+        message = services.renderer.message(
             "admin_done", what="added " + ", ".join(added), audit_id=None, recalibrating=True
         )
-        ack()
-
-    app.view(ADD_CALLBACK_ID)(ack=on_add, lazy=[announce])
+        way = Way(body, respond, client)
+        courier.send(lambda: direct_message(client, message, user=user), way)

@@ -8,9 +8,10 @@ reads like a conversation::
     poster.command("help", response_url=slack.response_url())
     reply = slack.wait_for("response_url:r1")[0].body
 
-The app acks first and answers afterwards, on its pool of answer threads; a test
-that must show that something did *not* happen waits for ``finished()`` (the
-pool has done everything it was handed) and then looks, instead of sleeping.
+The app acks first and answers afterwards, on its answer threads, and its courier
+threads send what it says; a test that must show that something did *not* happen
+waits for ``finished()`` (both pools have done everything they were handed) and
+then looks, instead of sleeping.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from slack_bolt import App
 
 from bot.services import Services
 from bot.settings import Settings
-from bot.slack import lazy
+from bot.slack import app as slack_app
+from bot.slack import delivery
 from bot.slack.app import create_app
 from bot.slack.server import build_asgi
 from tests.bot.people import ADMIN
@@ -66,10 +68,10 @@ FINISH_DEADLINE_S = 60.0
 
 
 class TrackedPool(ThreadPoolExecutor):
-    """The app's pool of answer threads, counting the work it has not finished yet."""
+    """One of the app's thread pools, counting the work it has not finished yet."""
 
-    def __init__(self) -> None:
-        super().__init__(max_workers=lazy.SLOW_WORKERS, thread_name_prefix="test-answer")
+    def __init__(self, workers: int, name: str) -> None:
+        super().__init__(max_workers=workers, thread_name_prefix=name)
         self._idle = threading.Condition()
         self._unfinished = 0
 
@@ -88,30 +90,46 @@ class TrackedPool(ThreadPoolExecutor):
     def wait_finished(self, timeout: float) -> None:
         with self._idle:
             if not self._idle.wait_for(lambda: self._unfinished == 0, timeout):
-                raise AssertionError(f"{self._unfinished} answer(s) unfinished after {timeout}s")
+                raise AssertionError(f"{self._unfinished} task(s) unfinished after {timeout}s")
+
+
+@dataclass
+class Pools:
+    answers: TrackedPool
+    courier: TrackedPool
+
+    def wait_finished(self, timeout: float) -> None:
+        # In this order: an answer hands its sending to the courier before it ends.
+        self.answers.wait_finished(timeout)
+        self.courier.wait_finished(timeout)
 
 
 @pytest.fixture
-def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[TrackedPool]:
-    tracked = TrackedPool()
-    monkeypatch.setattr(lazy, "slow_work_pool", lambda: tracked)
+def pools(monkeypatch: pytest.MonkeyPatch) -> Iterator[Pools]:
+    tracked = Pools(
+        TrackedPool(slack_app.ANSWER_THREADS, "test-answer"),
+        TrackedPool(delivery.COURIER_THREADS, "test-courier"),
+    )
+    monkeypatch.setattr(slack_app, "answer_pool", lambda: tracked.answers)
+    monkeypatch.setattr(slack_app, "courier_pool", lambda: tracked.courier)
     yield tracked
-    # Before the Slack stand-in stops (it was set up first): no answer of this test then
+    # Before the Slack stand-in stops (it was set up first): no reply of this test then
     # meets a closed port, to fail noisily during another test.
     tracked.wait_finished(FINISH_DEADLINE_S)
-    tracked.shutdown(wait=True)
+    for pool in (tracked.answers, tracked.courier):
+        pool.shutdown(wait=True)
 
 
 @pytest.fixture
-def app(settings: Settings, services: Services, pool: TrackedPool) -> App:
+def app(settings: Settings, services: Services, pools: Pools) -> App:
     return create_app(settings, services)
 
 
 @pytest.fixture
-def finished(pool: TrackedPool) -> Callable[[], None]:
+def finished(pools: Pools) -> Callable[[], None]:
     """``finished()`` returns once the app has done all it was handed so far (every
     request already acked has been answered, or has failed and said so)."""
-    return lambda: pool.wait_finished(FINISH_DEADLINE_S)
+    return lambda: pools.wait_finished(FINISH_DEADLINE_S)
 
 
 @dataclass

@@ -15,7 +15,7 @@ from bot.services import Services
 from bot.settings import Settings
 from bot.slack.app import MissingSettings, create_app, installation_store, workspace_clients
 from bot.slack.server import build_asgi
-from tests.bot.slackapp.conftest import TrackedPool
+from tests.bot.slackapp.conftest import Pools
 from tests.fakes.signing import slash_command_body
 from tests.fakes.slack_api import FakeSlack
 
@@ -50,8 +50,8 @@ def test_socket_mode_builds_without_request_verification(
     assert app.client.base_url == slack.api_url
 
 
-def test_socket_mode_acks_a_command_and_answers_it_lazily(
-    services: Services, slack: FakeSlack, pool: TrackedPool
+def test_socket_mode_acks_a_command_and_answers_it(
+    services: Services, slack: FakeSlack, pools: Pools
 ) -> None:
     settings = Settings(
         database_url=services.settings.database_url,
