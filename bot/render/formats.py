@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json as _json
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -60,6 +61,18 @@ def pct(value: float, signed: bool = False) -> str:
     spec = ".1%" if 0 < abs(value) < 0.01 else ".0%"
     text = format(value, ("+" if signed else "") + spec)
     return text.replace("-", "−") if signed else text
+
+
+def moved(fraction: float, signed: bool = True) -> str:
+    """A relative change, ``−41%``: cut toward zero, so a sentence about savings never claims
+    more than its figures give (−41.5% is −41%, as vLLM's write-up quotes 21.61 -> 12.64);
+    below one point one decimal (``−0.4%``). ``signed=False`` gives the size alone."""
+    points = abs(fraction) * 100
+    size = math.floor(points * 10 + 1e-9) / 10 if points < 1 else math.floor(points + 1e-9)
+    text = f"{size:g}%"
+    if not signed:
+        return text
+    return ("−" if fraction < 0 else "+") + text
 
 
 def tokens(value: float) -> str:
@@ -197,13 +210,12 @@ def times(
 def change(
     before: float, after: float, spelling: Spelling = "number", signed: bool = True
 ) -> str:
-    """``−42%``: ``after`` against ``before``, from both as shown with ``spelling``;
-    ``signed=False`` gives the size alone (``42%``) for "up 42%"."""
+    """``−41%``: ``after`` against ``before``, from both as shown with ``spelling`` and said
+    as ``moved`` says a change; ``signed=False`` gives the size alone (``41%``) for "up 41%"."""
     base = shown(before, spelling)
     if base == 0:
         return "n/a"
-    moved = shown(after, spelling) / base - 1
-    return pct(moved, signed=True) if signed else pct(abs(moved))
+    return moved(shown(after, spelling) / base - 1, signed=signed)
 
 
 def points(value: float) -> str:
@@ -249,6 +261,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "usd_m": usd_m,
     "usd_per_m": usd_per_m,
     "pct": pct,
+    "moved": moved,
     "tokens": tokens,
     "tok_s": tok_s,
     "months": months,

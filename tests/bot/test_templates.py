@@ -496,7 +496,9 @@ def test_every_template_is_tested_and_has_its_text(realistic: dict[str, Any]) ->
         (formats.times(7.87, 2.51, "usd"), "3.1x"),
         (formats.times(619.746, 190.104, "usd_per_m"), "3.3x"),  # $619.75 / $190.10
         (formats.times(1758.14, 1028.34, ("number", 1), 2), "1.71x"),
-        (formats.change(21.61, 12.64, "usd_per_m"), "−42%"),  # -41.5%, to the nearest percent
+        (formats.change(21.61, 12.64, "usd_per_m"), "−41%"),  # -41.5%, toward zero
+        (formats.moved(0.0041), "+0.4%"),
+        (formats.moved(-0.999), "−99%"),
         (formats.change(9.98, 11.2, "usd_per_m", False), "12%"),
         (formats.listing(["a", "b", "c"]), "a, b and c"),
         (formats.table([["8x B300", "$7.87"]], ["deployment", "$/GPU-h"], "lr"),
