@@ -16,7 +16,7 @@ This app takes the second way. Each listener acks, works out its answer
 (parsing, the engine, the templates: milliseconds of CPU) and hands every call
 to Slack to the courier (``bot.slack.delivery``), whose own threads do the
 waiting. So the ``ANSWER_THREADS`` of Bolt's executor are only ever held by
-CPU work, and a request waits for its ack at most behind the answers queued
+CPU work (and the database), and a request waits for its ack at most behind the answers queued
 before it, in order: under a burst, that queue is what keeps the backlog (and
 memory) bounded. Lazy listeners were tried and measured with
 ``bench/slack_load.py`` (20 senders, same loaded 2-core machine, runs
@@ -53,10 +53,11 @@ from bot.slack.listeners import actions, commands, events, home, views
 INSTALL_PATH = "/slack/install"
 REDIRECT_PATH = "/slack/oauth_redirect"
 OAUTH_STATE_SECONDS = 600
-ANSWER_THREADS = 8
+ANSWER_THREADS = 4
 """Bolt's listener executor: acks and the answers' CPU work. The GIL runs one thread of
-Python at a time, so more threads add contention, not speed; a few more than the
-cores cover an answer's database reads."""
+Python at a time, so more threads add contention, not speed, and two leave acks
+waiting on an answer's database reads. Measured with ``bench/slack_load.py`` on the
+loaded 2-core machine: p99 ack 222-268 ms with 4, 271-749 ms with 8, 611-713 ms with 2."""
 
 
 class MissingSettings(Exception):
