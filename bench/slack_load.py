@@ -15,7 +15,11 @@ and quote list, each with its own response_url. Per round it prints:
   backlog the answer pool cannot clear).
 
 The senders, the stand-in and the server share this machine: on a machine others
-are using too, every figure is inflated.
+are using too, every figure is inflated. This process runs without the cyclic
+garbage collector during a round (it collects between rounds): the stand-in
+records every call, so its heap only grows, and a full collection over it
+stalled the senders for seconds, which would have been timed as the server's
+ack latency.
 
 Run: ``python bench/slack_load.py [--duration 30] [--concurrency 20] [--rounds 3]``.
 """
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import socket
 import statistics
@@ -180,14 +185,19 @@ def answers(slack: FakeSlack, tag: str, expected: int) -> int:
 def run_round(
     url: str, slack: FakeSlack, pid: int, *, seconds: float, concurrency: int, tag: str
 ) -> Round:
-    started = time.monotonic()
-    latencies, failures, sent = asyncio.run(
-        send_for(url, slack, seconds=seconds, concurrency=concurrency, tag=tag)
-    )
-    elapsed = time.monotonic() - started
-    answered = answers(slack, tag, sent)
-    rss = resident_mb(pid)
-    slack.reset()  # the stand-in's own record of calls is not the server's memory
+    gc.disable()
+    try:
+        started = time.monotonic()
+        latencies, failures, sent = asyncio.run(
+            send_for(url, slack, seconds=seconds, concurrency=concurrency, tag=tag)
+        )
+        elapsed = time.monotonic() - started
+        answered = answers(slack, tag, sent)
+        rss = resident_mb(pid)
+    finally:
+        slack.reset()  # the stand-in's own record of calls is not the server's memory
+        gc.enable()
+        gc.collect()
     return Round(latencies, failures, sent, answered, rss, elapsed)
 
 
