@@ -27,8 +27,9 @@ BOT_USER_ID = "U0BOT"
 BOT_ID = "B0BOT"
 TEAM_ID = "T0001"
 WAIT_DEADLINE_S = 30.0
-"""How long ``wait_for`` waits by default: it returns as soon as the calls arrive, so the
-deadline only bounds a failure, and must outlast a rendering on a loaded 2-core machine."""
+"""How long ``wait_for`` and ``wait_until`` wait by default: they return as soon as the
+calls arrive, so the deadline only bounds a failure, and must outlast a rendering on a
+loaded 2-core machine."""
 
 # slack_sdk form-encodes these as JSON strings (e.g. files.completeUploadExternal's `files`);
 # tests want to assert on their structure, not on their serialisation.
@@ -156,7 +157,10 @@ class FakeSlack:
             return [c for c in self.calls if c.method == method]
 
     def wait_until(
-        self, condition: Callable[[list[Call]], bool], what: str, timeout: float = 5.0
+        self,
+        condition: Callable[[list[Call]], bool],
+        what: str,
+        timeout: float = WAIT_DEADLINE_S,
     ) -> list[Call]:
         """Block until ``condition(calls so far)`` holds; the calls then. ``what`` names the
         condition in the failure, which lists every call seen."""

@@ -16,8 +16,8 @@ then looks, instead of sleeping.
 
 from __future__ import annotations
 
+import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -63,6 +63,7 @@ def services(settings: Settings, make_services: Callable[[Settings], Services]) 
     return make_services(settings)
 
 
+START_DEADLINE_S = 30.0
 FINISH_DEADLINE_S = 60.0
 """How long the app may take to finish what it was handed, on a loaded 2-core machine."""
 
@@ -138,19 +139,28 @@ class Running:
     server: uvicorn.Server
 
 
+class _Listening(uvicorn.Server):
+    """uvicorn, saying when its socket is listening (it only sets a flag)."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.listening = threading.Event()
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        self.listening.set()
+
+
 @pytest.fixture
 def server(app: App, services: Services) -> Iterator[Running]:
     config = uvicorn.Config(
         build_asgi(app, services), host="127.0.0.1", port=0, log_level="warning", lifespan="off"
     )
-    running = uvicorn.Server(config)
+    running = _Listening(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not running.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.01)
+    if not running.listening.wait(START_DEADLINE_S) or not running.started:
+        raise RuntimeError(f"uvicorn did not start within {START_DEADLINE_S}s")
     port = running.servers[0].sockets[0].getsockname()[1]
     yield Running(url=f"http://127.0.0.1:{port}", server=running)
     running.should_exit = True
