@@ -71,14 +71,19 @@ def register(app: App, services: Services, courier: Courier) -> None:
         way = Way(body, respond, client)
         reference = uuid.uuid4().hex[:8]
         in_form = response is not None and body.get("type") == "view_submission"
-        message = _message_for(services.renderer, error, way, reference, in_form=in_form)
-        if message is None:
+        try:
+            message = _message_for(services.renderer, error, way, reference, in_form=in_form)
+            if message is None:
+                return None
+            if in_form:
+                refusal = form_errors(body.get("view") or {}, error, message)
+                if refusal is not None:
+                    return refusal
+            tell_later = _undelivered(reference, error)
+            courier.send(lambda: tell(message, way), way, on_failure=tell_later)
+        except Exception as again:  # noqa: BLE001 - Bolt would drop it; the log keeps it
+            _undelivered(reference, error)(again, way)
             return None
-        if in_form:
-            refusal = form_errors(body.get("view") or {}, error, message)
-            if refusal is not None:
-                return refusal
-        courier.send(lambda: tell(message, way), way, on_failure=_undelivered(reference, error))
         return None if response is None else BoltResponse(status=200, body="")
 
 
