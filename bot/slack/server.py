@@ -26,7 +26,7 @@ from bot.digests.schedule import DigestScheduler
 from bot.services import Services
 from bot.settings import Settings
 from bot.slack.app import INSTALL_PATH, REDIRECT_PATH
-from bot.slack.gate import Gate
+from bot.slack.gate import Gate, bolt_request
 from storage.health import DatabaseHealth, DatabaseProbe
 
 log = logging.getLogger("leasewise.serve")
@@ -45,7 +45,7 @@ def build_asgi(app: App, services: Services) -> Starlette:
         body = await gate.admit(request)
         if isinstance(body, Response):
             return body
-        bolt_response = await run_in_threadpool(app.dispatch, to_bolt_request(request, body))
+        bolt_response = await run_in_threadpool(app.dispatch, bolt_request(request, body))
         return to_starlette_response(bolt_response)
 
     async def install(request: Request) -> Response:

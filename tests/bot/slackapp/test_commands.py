@@ -71,6 +71,14 @@ def test_free_text_is_read_like_an_ask(poster: SignedPoster, slack: FakeSlack) -
     assert "show_chart" in all_text(body)
 
 
+def test_a_command_whose_text_says_payload_is_still_a_command(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    """Bolt reads any form mentioning "payload" as an interaction; a command it is not."""
+    body = answer_to(poster, slack, "Kimi K3 on 16x B300, batch 64, payload 800 tokens in")
+    assert "b300" in all_text(body).lower()
+
+
 def test_incomplete_question_says_what_is_missing_with_an_example(
     poster: SignedPoster, slack: FakeSlack
 ) -> None:
