@@ -98,9 +98,11 @@ def answer_question(
     assumed: Sequence[str] = (),
     ambiguities: Sequence[str] = (),
     changed: Sequence[str] = (),
+    shared_by: str | None = None,
     top: int = DEFAULT_TOP,
 ) -> Reply:
-    """The answer to a validated question, with what was read and assumed said back.
+    """The answer to a validated question, with what was read and assumed said back;
+    ``shared_by`` (a Slack user id) is named when someone shares it in a channel.
 
     Raises:
         InputError: the engine cannot answer it (an unknown GPU, a model that
@@ -112,6 +114,7 @@ def answer_question(
         "assumed": list(assumed),
         "ambiguities": list(ambiguities),
         "changed": list(changed),
+        "shared_by": shared_by,
         "model_name": catalog.models.get(question.model).name,
         "actions": actions_for(question),
     }

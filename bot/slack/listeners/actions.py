@@ -69,7 +69,7 @@ def register(app: App, services: Services, courier: Courier) -> None:
         reply = answer_question(
             services.engines.current(),
             question,
-            changed=[services.renderer.text("shared_by", user_id=body["user"]["id"])],
+            shared_by=str(body["user"]["id"]),
         )
         channel, _ = _where(body)
         message = render(services.renderer, reply)

@@ -146,7 +146,8 @@ def test_share_posts_the_answer_to_the_channel(poster: SignedPoster, slack: Fake
     click(poster, slack, answer, "share_answer")
     shared = slack.wait_for("chat.postMessage", count=2)[1].body
     assert shared["channel"] == CHANNEL and "thread_ts" not in shared
-    assert "U0SALES" in shared["text"] + json.dumps(shared["blocks"])
+    assert "Shared by <@U0SALES>" in shared["text"]  # a mention, not escaped text
+    assert "Shared by <@U0SALES>" in json.dumps(shared["blocks"])
 
 
 def test_save_as_quote_opens_the_modal_and_a_valid_submission_saves(
