@@ -41,3 +41,13 @@ def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
         yield
+
+
+@pytest.fixture(scope="session")
+def warm_cache(_private_cache_dir: None, engine: PerfEngine) -> None:
+    """The session's engine in the private cache, as a first run would have left it, so
+    the CLI (in this process or a child) answers without calibrating again. Tests that
+    are about the cache itself use directories of their own."""
+    from bot.engine.cache import store_engine
+
+    store_engine(engine)

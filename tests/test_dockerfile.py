@@ -260,7 +260,7 @@ def _resolve(argv: list[str], image: InstalledImage) -> list[str]:
 
 @pytest.mark.slow
 def test_installed_package_serves_and_passes_the_image_healthcheck(
-    installed_image: InstalledImage, tmp_path: Path
+    installed_image: InstalledImage, tmp_path: Path, warm_cache: None
 ) -> None:
     """ENTRYPOINT + CMD start the Slack app (against the local Web API stand-in); the
     HEALTHCHECK command then reports it healthy, and unhealthy once it has stopped."""

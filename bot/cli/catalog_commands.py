@@ -93,8 +93,8 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
         from core.perf.validation import holdout, leave_deployment_out, leave_one_out
 
         engine = load_engine()
-        loo = leave_one_out(engine.catalog)
-        ldo = leave_deployment_out(engine.catalog)
+        loo = list(engine.one_out) or leave_one_out(engine.catalog)
+        ldo = list(engine.deployment_out) or leave_deployment_out(engine.catalog)
         held = holdout(engine)
         if as_json:
             report = {

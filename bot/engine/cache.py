@@ -10,6 +10,7 @@ is simply rebuilt.
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from importlib import resources
 from pathlib import Path
@@ -32,10 +33,14 @@ def cache_key() -> str:
     return digest.hexdigest()[:32]
 
 
-def load_engine(cache_dir: Path | None = None) -> PerfEngine:
+def cache_dir() -> Path:
+    """Where the engine is kept: the user's cache directory (``XDG_CACHE_HOME`` on Linux)."""
+    return user_cache_path("leasewise", appauthor=False)
+
+
+def load_engine(directory: Path | None = None) -> PerfEngine:
     """The engine from the cache when it matches the current data and code, else built."""
-    directory = cache_dir or user_cache_path("leasewise", appauthor=False)
-    path = directory / f"engine-{cache_key()}.pickle"
+    path = (directory or cache_dir()) / f"engine-{cache_key()}.pickle"
     try:
         with path.open("rb") as handle:
             engine = pickle.load(handle)  # noqa: S301 - our own file, keyed by content hash
@@ -44,14 +49,26 @@ def load_engine(cache_dir: Path | None = None) -> PerfEngine:
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
         pass
     engine = build_engine(load_catalog())
+    store_engine(engine, path.parent)
+    return engine
+
+
+def store_engine(engine: PerfEngine, directory: Path | None = None) -> None:
+    """Keep ``engine`` as the cached calibration of the current data and code.
+
+    Written to a temporary file and renamed, so a concurrent reader sees the old file
+    or the new one, never half of one. A read-only home still gets answers, just slower.
+    """
+    directory = directory or cache_dir()
+    path = directory / f"engine-{cache_key()}.pickle"
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for stale in directory.glob("engine-*.pickle"):
-            stale.unlink(missing_ok=True)
-        temporary = path.with_suffix(".tmp")
+            if stale != path:
+                stale.unlink(missing_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
         with temporary.open("wb") as handle:
             pickle.dump(engine, handle, protocol=pickle.HIGHEST_PROTOCOL)
         temporary.replace(path)
     except OSError:
-        pass  # a read-only home still gets answers, just slower
-    return engine
+        pass

@@ -99,11 +99,33 @@ class Throughput:
 
 
 @dataclass(frozen=True)
+class Check:
+    """One measurement predicted without having seen it."""
+
+    measurement: Measurement
+    predicted_tokens_per_s: float
+    method: Method
+    error_band: float
+
+    @property
+    def relative_error(self) -> float:
+        return self.predicted_tokens_per_s / self.measurement.tokens_per_s - 1.0
+
+    @property
+    def within_band(self) -> bool:
+        return abs(self.relative_error) <= self.error_band
+
+
+@dataclass(frozen=True)
 class PerfEngine:
     catalog: Catalog
     calibration: Calibration
     bands: ErrorBands
     excluded: frozenset[str] = frozenset()
+    one_out: tuple[Check, ...] = ()
+    deployment_out: tuple[Check, ...] = ()
+    """The leave-one-out and leave-deployment-out checks ``bands`` were set from, kept so
+    a report of the engine's accuracy shows the very checks behind its bands."""
 
     def deployment_measurements(self, q: PerfQuery) -> list[Measurement]:
         return [

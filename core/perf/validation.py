@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from core.catalog import Catalog, Measurement
 from core.perf.calibration import Calibration, calibrate
-from core.perf.engine import ErrorBands, Method, PerfEngine, PerfQuery
+from core.perf.engine import Check, ErrorBands, PerfEngine, PerfQuery
+
+__all__ = ["Check", "build_engine", "holdout", "leave_deployment_out", "leave_one_out"]
 
 NO_BANDS = ErrorBands(interpolated=0.0, anchored=0.0, model=0.0)
 MIN_CHECKS_FOR_STACK_BAND = 10
@@ -25,22 +26,6 @@ MIN_CHECKS_FOR_STACK_BAND = 10
 samples cannot place a 90th percentile."""
 
 
-@dataclass(frozen=True)
-class Check:
-    """One measurement predicted without having seen it."""
-
-    measurement: Measurement
-    predicted_tokens_per_s: float
-    method: Method
-    error_band: float
-
-    @property
-    def relative_error(self) -> float:
-        return self.predicted_tokens_per_s / self.measurement.tokens_per_s - 1.0
-
-    @property
-    def within_band(self) -> bool:
-        return abs(self.relative_error) <= self.error_band
 
 
 def query_for(m: Measurement) -> PerfQuery:
@@ -134,13 +119,21 @@ def build_engine(catalog: Catalog) -> PerfEngine:
     """Calibrate on every calibration measurement, with bands from leave-one-out."""
     constants = catalog.engine
     full = calibrate(catalog)
+    one_out = leave_one_out(catalog, full)
+    deployment_out = leave_deployment_out(catalog, full)
     bands = bands_from(
-        leave_one_out(catalog, full),
-        leave_deployment_out(catalog, full),
+        one_out,
+        deployment_out,
         quantile=constants.error_band_quantile,
         floor=constants.error_band_floor,
     )
-    return PerfEngine(catalog=catalog, calibration=full, bands=bands)
+    return PerfEngine(
+        catalog=catalog,
+        calibration=full,
+        bands=bands,
+        one_out=tuple(one_out),
+        deployment_out=tuple(deployment_out),
+    )
 
 
 def holdout(engine: PerfEngine) -> list[Check]:

@@ -30,7 +30,7 @@ def cli() -> typer.Typer:
 
 
 @pytest.fixture
-def run(cli: typer.Typer) -> Callable[..., Result]:
+def run(cli: typer.Typer, warm_cache: None) -> Callable[..., Result]:
     """``run("estimate", "--json", input="...")``: exit code, stdout and stderr of one call.
 
     ``wide=True`` lays tables out for a 200-column terminal so no figure is wrapped or cut;

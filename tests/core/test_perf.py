@@ -8,8 +8,6 @@ from core.errors import InputError
 from core.perf.validation import (
     bands_from,
     holdout,
-    leave_deployment_out,
-    leave_one_out,
     query_for,
 )
 
@@ -92,26 +90,25 @@ def test_defaults_are_filled_and_named(ask):
     assert any("/GPU-hour" in a for a in e.assumptions)
 
 
-def test_leave_one_out_predicts_every_calibration_measurement_from_the_rest(catalog):
-    checks = leave_one_out(catalog)
-    calibration = [m for m in catalog.measurements if m.role == "calibration"]
-    assert [c.measurement.id for c in checks] == [m.id for m in calibration]
-    assert all(c.predicted_tokens_per_s > 0 and c.method != "measured" for c in checks)
+def test_leave_one_out_predicts_every_calibration_measurement_from_the_rest(catalog, engine):
+    """The engine keeps the checks it set its bands from (``catalog validate`` shows them)."""
+    calibration = [m.id for m in catalog.measurements if m.role == "calibration"]
+    assert [c.measurement.id for c in engine.one_out] == calibration
+    assert sorted(c.measurement.id for c in engine.deployment_out) == sorted(calibration)
+    for check in (*engine.one_out, *engine.deployment_out):
+        assert check.predicted_tokens_per_s > 0 and check.method != "measured", check
 
 
 def test_roofline_bands_come_from_leaving_whole_deployments_out(catalog, engine):
-    out = leave_deployment_out(catalog, engine.calibration)
-    assert {c.measurement.id for c in out} == {
-        m.id for m in catalog.measurements if m.role == "calibration"
-    }
     derived = bands_from(
-        leave_one_out(catalog, engine.calibration),
-        out,
+        engine.one_out,
+        engine.deployment_out,
         quantile=catalog.engine.error_band_quantile,
         floor=catalog.engine.error_band_floor,
     )
     assert derived == engine.bands
     assert engine.bands.model >= catalog.engine.error_band_floor
+    assert all(c.method == "model" for c in engine.deployment_out)
 
 
 def test_holdouts_never_enter_calibration(engine):
