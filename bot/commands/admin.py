@@ -60,8 +60,8 @@ def run(services: Services, caller: Caller, text: str) -> Reply:
                 clock=services.clock,
             )
         services.engines.changed()
-        what = f"removed {kind} {entry_id.strip()}"
-        return Reply("admin_done", {"what": what, "audit_id": None, "recalibrating": True})
+        done = {"verb": "removed", "entries": [f"{_kind(kind)} {entry_id.strip()}"]}
+        return Reply("admin_done", {"done": done, "recalibrating": True})
     if verb == "audit":
         with services.sessions() as session:
             return Reply("audit_list", {"records": audit.recent(session, limit=20)}, ephemeral=True)
@@ -81,8 +81,8 @@ def _price(services: Services, caller: Caller, text: str) -> Reply:
             admin.remove_price(
                 session, gpu=gpu.id, term_months=term, actor=caller.user_id, clock=services.clock
             )
-        what = f"removed the {gpu.id} {term}-month price"
-        return Reply("admin_done", {"what": what, "audit_id": None})
+        done = {"verb": "price_removed", "gpu": gpu.id, "term_months": term}
+        return Reply("admin_done", {"done": done})
     price = _number(args, 2, "usd_per_gpu_hour", float)
     if not source:
         raise InputError("say where the price comes from", field="source", hint=USAGE)
@@ -96,11 +96,7 @@ def _price(services: Services, caller: Caller, text: str) -> Reply:
             actor=caller.user_id,
             clock=services.clock,
         )
-    what = (
-        f"{line.gpu} at {line.term_months} months is now ${line.usd_per_gpu_hour:.2f}/GPU-hour "
-        f"({line.source})"
-    )
-    return Reply("admin_done", {"what": what, "audit_id": None})
+    return Reply("admin_done", {"done": {"verb": "price_set", "line": line}})
 
 
 def _add(services: Services, caller: Caller, kind: CatalogKind, body: str) -> Reply:
@@ -125,8 +121,8 @@ def _add(services: Services, caller: Caller, kind: CatalogKind, body: str) -> Re
         )
         check_merged(session, base)  # raising here rolls the addition back
     services.engines.changed()
-    what = f"added {kind} {record.entry_id}"
-    return Reply("admin_done", {"what": what, "audit_id": None, "recalibrating": True})
+    done = {"verb": "added", "entries": [f"{kind} {record.entry_id}"]}
+    return Reply("admin_done", {"done": done, "recalibrating": True})
 
 
 _PRICE_KEYS = ("gpu", "term_months", "price_per_gpu_hour")

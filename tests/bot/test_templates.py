@@ -37,6 +37,14 @@ HOSTILE = "<!channel> Acme & Sons <b>*bold*</b> _x_ ~y~ `z` > 1 🚀👩‍💻 
 HOSTILE_ESCAPED = formats.esc(HOSTILE)
 UNSAFE = re.compile(r"<(?!@U\w+>|#C\w+>|https?://)")
 """A ``<`` that is not a mention, a channel or a link the templates made on purpose."""
+PRICE_LINE = PriceLine(
+    gpu="b300",
+    term_months=36,
+    usd_per_gpu_hour=5.0,
+    source="MSA with Acme",
+    added_by="U1",
+    created_at=dt.datetime(2026, 10, 19, 9, 30, tzinfo=dt.UTC),
+)
 LONG = ("Acme Hyperscale Holdings & Partners " * 300)[:10_000]
 NOW = dt.datetime(2026, 10, 19, 9, 30, tzinfo=dt.UTC)
 ACTIONS = {
@@ -291,7 +299,7 @@ def realistic(
         },
         "compare": {"estimates": pair, "contrasts": contrast, "skipped": []},
         "admin_refused": {"user_id": "U123"},
-        "admin_done": {"what": "set the B300 36-month price to $5.00/GPU-hour", "audit_id": 7},
+        "admin_done": {"done": {"verb": "price_set", "line": PRICE_LINE}},
         "audit_list": {
             "records": [
                 AuditRecord(
@@ -303,18 +311,7 @@ def realistic(
                 )
             ]
         },
-        "prices": {
-            "lines": [
-                PriceLine(
-                    gpu="b300",
-                    term_months=36,
-                    usd_per_gpu_hour=5.0,
-                    source="MSA with Acme",
-                    added_by="U1",
-                    created_at=NOW,
-                )
-            ]
-        },
+        "prices": {"lines": [PRICE_LINE]},
         "followup_none": {"understood": []},
         "home": {
             "quotes": [quote(cost), quote(sizing, 2)],
@@ -395,7 +392,10 @@ def extreme(
             "skipped": many,
         },
         "admin_refused": {"user_id": "U" + "7" * 20},
-        "admin_done": {"what": LONG + HOSTILE, "audit_id": None},
+        "admin_done": {
+            "done": {"verb": "added", "entries": [LONG + HOSTILE] * 3},
+            "recalibrating": True,
+        },
         "audit_list": {
             "records": [
                 AuditRecord(
@@ -783,7 +783,7 @@ def test_small_replies_say_what_they_must(renderer: Renderer, realistic: dict[st
     assert "Reference `ab12cd34`" in said("apology")
     assert "ab12cd34" in renderer.message("apology", **realistic["apology"]).text
     assert "max_ttft_s" in said("error") and "input_tokens=800" in said("error")
-    assert "Audit entry #7" in said("admin_done")
+    assert "b300 at 36 months is now $5.00/GPU-hour (MSA with Acme)" in said("admin_done")
     assert "<@U123>" in said("admin_refused")
     assert "what about H200?" in said("followup_none") and "undo" in said("followup_none")
     assert "say the GPU" in said("needs_more") and "Kimi K3 on 16x B300" in said("needs_more")

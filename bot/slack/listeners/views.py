@@ -175,7 +175,7 @@ def register_admin(app: App, services: Services, courier: Courier) -> None:
         ack()
         services.engines.changed()
         message = services.renderer.message(
-            "admin_done", what="added " + ", ".join(added), audit_id=None, recalibrating=True
+            "admin_done", done={"verb": "added", "entries": added}, recalibrating=True
         )
         way = Way(body, respond, client)
         courier.send(lambda: direct_message(client, message, user=user), way)
