@@ -104,8 +104,7 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         with friendly_errors(lambda: False, make_console()):
             mode = Settings().slack_mode()
         if mode == "console":
-            typer.echo("No Slack credentials set: starting the local chat (see README).")
-            ctx.invoke(chat_cmd)
+            ctx.invoke(chat_cmd, from_run=True)
         else:
             ctx.invoke(serve_cmd, socket=False, port=None)
 
@@ -134,7 +133,7 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         typer.echo(f"healthy: {body}")
 
     @cli.command("chat")
-    def chat_cmd() -> None:
+    def chat_cmd(from_run: bool = typer.Option(False, hidden=True)) -> None:
         """Talk to leasewise in the terminal, as in a Slack channel (no Slack needed)."""
         from bot.cli.errors import friendly_errors
         from bot.cli.terminal import make_console
@@ -148,10 +147,16 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
             services = build_services(settings, load_engine)
             url = parse_url(settings.database_url)
             path = sqlite_file(url)
-            typer.echo(f"(database: {path if path is not None else where(url)})")
             interactive = sys.stdin.isatty()
             lines = _prompted() if interactive else sys.stdin
-            run_chat(services, lines, typer.echo, interactive=interactive)
+            run_chat(
+                services,
+                lines,
+                typer.echo,
+                interactive=interactive,
+                database=str(path) if path is not None else where(url),
+                from_run=from_run,
+            )
 
 
 def _port() -> int:

@@ -21,15 +21,6 @@ from storage.threads import ThreadKey
 
 WORKSPACE, CHANNEL, USER = "T0LOCAL", "C0CONSOLE", "U0YOU"
 PROMPT = "you> "
-MODAL_HINT = "/lease admin add stack {id: ..., name: ..., engine: ..., released: 2026-12-01, ...}"
-WELCOME = (
-    "leasewise chat: a local stand-in for a Slack channel.\n"
-    "  /lease help                      commands\n"
-    "  @leasewise <question>            start a thread, e.g. @leasewise Kimi K3 on 16x B300, "
-    "batch 64\n"
-    "  <follow-up>                      edit the thread's question, e.g. what about H200?\n"
-    "  quit                             leave"
-)
 
 
 class Console:
@@ -58,7 +49,7 @@ class Console:
         if reply is None:
             return None
         if reply.template.endswith("_modal"):
-            return "That opens a form in Slack; here, give it inline, e.g. " + MODAL_HINT
+            return self._services.renderer.text("console_form")
         return self._services.renderer.message(reply.template, **reply.context).console_text()
 
     def _new_thread(self, text: str) -> Reply:
@@ -86,9 +77,12 @@ def run(
     write: Callable[[str], None],
     *,
     interactive: bool,
+    database: str,
+    from_run: bool = False,
 ) -> None:
+    """Answer ``lines`` one by one; ``database`` says where quotes and threads are kept."""
     console = Console(services)
-    write(WELCOME)
+    write(services.renderer.text("console_welcome", database=database, run=from_run))
     for line in lines:
         if line.strip().lower() in ("quit", "exit", ":q"):
             break

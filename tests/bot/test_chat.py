@@ -30,8 +30,14 @@ def test_chatter_with_nothing_to_change_gets_no_reply(desk: Services) -> None:
 
 def test_a_script_of_lines_runs_to_the_end(desk: Services) -> None:
     out: list[str] = []
-    run(desk, ["Kimi K3 on 8x B300", "what about H200?", "quit", "never read"], out.append,
-        interactive=False)
+    lines = ["Kimi K3 on 8x B300", "what about H200?", "quit", "never read"]
+    run(desk, lines, out.append, interactive=False, database="/tmp/leasewise.db")
     said = "\n".join(out)
+    assert "(database: /tmp/leasewise.db)" in out[0]
     assert "you> what about H200?" in said and "h200" in said.lower()
     assert "never read" not in said
+
+
+def test_a_slack_form_is_given_inline_in_the_console(desk: Services) -> None:
+    said = Console(desk, user="U0ADMIN").say("/lease admin add")
+    assert said is not None and "/lease admin add stack {id:" in said

@@ -126,7 +126,7 @@ def test_a_database_url_the_app_cannot_use_is_one_line_with_its_fix(
     url, names = bad_urls(tmp_path)[case]
     result = invoke(COMMANDS[command], url)
     assert result.exit_code == 2, result.output
-    one_line_naming(result.output, *names, preamble=1 if command.startswith("run") else 0)
+    one_line_naming(result.output, *names)
 
 
 @pytest.fixture
