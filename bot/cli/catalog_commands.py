@@ -53,6 +53,7 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
             "hbm_bandwidth_tb_per_s",
             "dense_tflops",
             "scale_up_domain_gpus",
+            "scale_out_bandwidth_gb_per_s",
             "usd_per_gpu_hour",
         )
         _print(rows, columns, "GPUs", as_json)

@@ -48,6 +48,16 @@ class Precision(Record):
 
 
 class Gpu(Record):
+    """A GPU as the roofline sees it, inside its usual system.
+
+    Two fabrics: ``scale_up_*`` is the NVLink (or Infinity Fabric, PCIe) domain,
+    its bandwidth the vendors' bidirectional aggregate per GPU (H100's 900 GB/s is
+    450 GB/s each way); ``scale_out_*`` is the network between domains, one
+    direction of the NIC each GPU has in the vendor's reference system (a
+    ConnectX-7 at 400 Gb/s moves 50 GB/s each way). Expert-parallel all-to-all
+    across nodes runs at the second.
+    """
+
     id: str
     name: str
     aliases: tuple[str, ...] = ()
@@ -58,6 +68,8 @@ class Gpu(Record):
     dense_tflops: dict[ComputeClass, float]
     scale_up_domain_gpus: int = Field(ge=1)
     scale_up_bandwidth_gb_per_s: float = Field(gt=0)
+    scale_out_nic: str = Field(min_length=3)
+    scale_out_bandwidth_gb_per_s: float = Field(gt=0)
     usd_per_gpu_hour: float = Field(gt=0)
     price_source: Source
     sources: tuple[Source, ...] = Field(min_length=1)
@@ -71,6 +83,13 @@ class Gpu(Record):
             raise ValueError("dense_tflops needs at least bf16")
         if any(v <= 0 for v in self.dense_tflops.values()):
             raise ValueError("dense_tflops values must be positive")
+        if self.scale_out_bandwidth_gb_per_s > self.scale_up_bandwidth_gb_per_s / 2:
+            # The NIC hangs off the same PCIe or NVLink fabric, so it cannot outrun one
+            # direction of it; a figure above that is Gb/s written where GB/s belongs.
+            raise ValueError(
+                "scale_out_bandwidth_gb_per_s (one direction, GB/s) exceeds one direction "
+                "of scale_up_bandwidth_gb_per_s; a NIC's 400 Gb/s is 50 GB/s"
+            )
         return self
 
     def tflops_for(self, compute: ComputeClass) -> float:

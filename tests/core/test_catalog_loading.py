@@ -147,6 +147,27 @@ def test_a_negative_bandwidth_names_the_file_the_gpu_and_the_field(edit, load):
     assert "greater than 0" in message
 
 
+def test_a_gpu_without_its_scale_out_bandwidth_is_refused_naming_the_field(edit, load):
+    def drop(entry: Entry) -> None:
+        del entry["scale_out_bandwidth_gb_per_s"]
+
+    file = edit("gpus", "b300", drop)
+    with pytest.raises(CatalogError) as caught:
+        load()
+    assert (caught.value.file, caught.value.entry) == (file, "b300")
+    assert caught.value.field == "scale_out_bandwidth_gb_per_s"
+
+
+def test_a_nic_line_rate_in_gigabits_where_gigabytes_belong_is_refused(edit, load):
+    # A 400 Gb/s ConnectX-7 is 50 GB/s; 800 in the GB/s field would outrun one direction
+    # of H100's NVLink (900 GB/s both ways, 450 each), which only a unit slip does.
+    file = edit("gpus", "h100-sxm", put(scale_out_bandwidth_gb_per_s=800))
+    with pytest.raises(CatalogError) as caught:
+        load()
+    assert (caught.value.file, caught.value.entry) == (file, "h100-sxm")
+    assert "400 Gb/s is 50 GB/s" in str(caught.value)
+
+
 def test_a_duplicate_id_in_one_file_names_where_it_was_first_defined(data_dir, load):
     file, gpu = entry_of(data_dir, "gpus", "b300")
     path = data_dir / file

@@ -32,6 +32,8 @@ def gpus() -> st.SearchStrategy[Gpu]:
             dense_tflops={"bf16": tf},
             scale_up_domain_gpus=8,
             scale_up_bandwidth_gb_per_s=900,
+            scale_out_nic="ConnectX-7, 400 Gb/s",
+            scale_out_bandwidth_gb_per_s=50,
             usd_per_gpu_hour=price,
             price_source=SOURCE,
             sources=(SOURCE,),
