@@ -49,6 +49,7 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
         columns = (
             "id",
             "name",
+            "family",
             "hbm_gib",
             "hbm_bandwidth_tb_per_s",
             "dense_tflops",

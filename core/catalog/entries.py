@@ -62,6 +62,9 @@ class Gpu(Record):
     name: str
     aliases: tuple[str, ...] = ()
     vendor: str
+    family: str = Field(min_length=3)
+    """The architecture generation (Hopper, Blackwell Ultra, AMD CDNA, ...): what a
+    report of the engine's accuracy groups GPUs by, since transfer errors follow it."""
     hbm_gib: float = Field(gt=0)
     hbm_usable_gib: float = Field(gt=0)
     hbm_bandwidth_tb_per_s: float = Field(gt=0)

@@ -26,6 +26,7 @@ def gpus() -> st.SearchStrategy[Gpu]:
             id=f"g{i}",
             name=f"G{i}",
             vendor="NVIDIA",
+            family="Hopper",
             hbm_gib=hbm,
             hbm_usable_gib=hbm,
             hbm_bandwidth_tb_per_s=bw,
