@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -33,20 +34,22 @@ class PriceContrast(BaseModel):
         Unrounded, for programs and golden tests; a sentence takes its ratio from the
         figures its table shows (``bot.render.formats.times``).
         """
-        return (
-            self.cheaper_hourly.usd_per_million_output_tokens
-            / self.cheaper_per_token.usd_per_million_output_tokens
-        )
+        dear = self.cheaper_hourly.usd_per_million_output_tokens
+        cheap = self.cheaper_per_token.usd_per_million_output_tokens
+        assert dear is not None and cheap is not None  # only deployments that serve pair up
+        return dear / cheap
 
 
 def price_contrasts(estimates: list[Estimate]) -> list[PriceContrast]:
-    """Every pair where the lower hourly price loses on cost per token."""
+    """Every pair where the lower hourly price loses on cost per token (a deployment
+    that does not fit has no cost per token, and pairs with none)."""
     found = []
-    for a, b in combinations(estimates, 2):
+    serving = [e for e in estimates if e.usd_per_million_output_tokens is not None]
+    for a, b in combinations(serving, 2):
         low_hour, high_hour = sorted((a, b), key=lambda e: e.price_per_gpu_hour)
         if (
             low_hour.price_per_gpu_hour < high_hour.price_per_gpu_hour
-            and low_hour.usd_per_million_output_tokens > high_hour.usd_per_million_output_tokens
+            and _per_m(low_hour) > _per_m(high_hour)
         ):
             found.append(
                 PriceContrast(cheaper_hourly=low_hour, cheaper_per_token=high_hour)
@@ -81,5 +84,10 @@ def across_gpus(
             skipped.append(f"{name}: {exc.message}")
             continue
         estimates.append(result)
-    estimates.sort(key=lambda e: e.usd_per_million_output_tokens)
+    estimates.sort(key=lambda e: (e.usd_per_million_output_tokens is None, _per_m(e)))
     return estimates, skipped
+
+
+def _per_m(e: Estimate) -> float:
+    """$/M output tokens, infinite for a deployment that serves none."""
+    return math.inf if e.usd_per_million_output_tokens is None else e.usd_per_million_output_tokens

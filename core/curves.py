@@ -84,13 +84,21 @@ def cost_curve(
         raise InputError(
             "a cost curve needs at least two points", field="points", hint="e.g. points=60"
         )
+    tokens_per_s, band = estimate.output_tokens_per_s, estimate.error_band
+    if tokens_per_s is None or band is None:
+        raise InputError(
+            f"no cost curve: {estimate.model} does not fit in memory on {estimate.gpus} "
+            f"{estimate.gpu}",
+            field="gpus",
+            hint=f"e.g. gpus={estimate.memory.min_gpus or estimate.gpus * 2}",
+        )
     hourly = cost.usd_per_hour(gpus=estimate.gpus, price_per_gpu_hour=estimate.price_per_gpu_hour)
     step = (1.0 - LOWEST_UTILIZATION) / (points - 1)
     utilization = [LOWEST_UTILIZATION + i * step for i in range(points - 1)] + [1.0]
 
     def at(u: float) -> float:
         return cost.usd_per_million_output_tokens(
-            hourly_usd=hourly, tokens_per_s=estimate.output_tokens_per_s, utilization=u
+            hourly_usd=hourly, tokens_per_s=tokens_per_s, utilization=u
         )
 
     api = estimate.api_usd_per_million_output_tokens
@@ -98,7 +106,7 @@ def cost_curve(
         None
         if api is None
         else cost.breakeven_utilization(
-            hourly_usd=hourly, tokens_per_s=estimate.output_tokens_per_s, api_usd_per_million=api
+            hourly_usd=hourly, tokens_per_s=tokens_per_s, api_usd_per_million=api
         )
     )
     model, gpu = _names(catalog, estimate.model, estimate.gpu)
@@ -111,7 +119,7 @@ def cost_curve(
         current_usd_per_million=at(estimate.utilization),
         title=f"{model} on {estimate.gpus}x {gpu}, batch {estimate.concurrency}",
         basis=estimate.basis,
-        error_band=estimate.error_band,
+        error_band=band,
     )
 
 

@@ -6,6 +6,8 @@ assumption; whatever the answer rests on travels with it as sources and caveats.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import replace
 
 from core import cost
@@ -15,7 +17,7 @@ from core.perf.calibration import hardware_for
 from core.perf.engine import PerfEngine, PerfQuery, Throughput
 from core.perf.memory import memory_fit, min_gpus
 from core.perf.roofline import max_context_tokens, mean_context_tokens
-from core.scenario import Estimate, Scenario, SourceRef
+from core.scenario import Estimate, MemoryFit, Scenario, SourceRef
 from core.stack_choice import candidate_stacks
 from core.units import TOKENS_PER_MILLION
 
@@ -87,6 +89,8 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         )
     hourly = cost.usd_per_hour(gpus=gpus, price_per_gpu_hour=price)
     monthly = cost.usd_per_month(hourly)
+    # a replica that cannot hold the model serves nothing: no throughput, no $/M
+    tps = perf.output_tokens_per_s if perf.holds_model else None
     api_per_m = None
     api_monthly = None
     breakeven = None
@@ -97,13 +101,14 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
             input_tokens=scenario.input_tokens,
             output_tokens=decoded,
         )
-        served = cost.output_tokens_per_month(
-            tokens_per_s=perf.output_tokens_per_s, utilization=scenario.utilization
-        )
-        api_monthly = served * api_per_m / TOKENS_PER_MILLION
-        breakeven = cost.breakeven_utilization(
-            hourly_usd=hourly, tokens_per_s=perf.output_tokens_per_s, api_usd_per_million=api_per_m
-        )
+        if tps is not None:
+            served = cost.output_tokens_per_month(
+                tokens_per_s=tps, utilization=scenario.utilization
+            )
+            api_monthly = served * api_per_m / TOKENS_PER_MILLION
+            breakeven = cost.breakeven_utilization(
+                hourly_usd=hourly, tokens_per_s=tps, api_usd_per_million=api_per_m
+            )
 
     hw = engine.hardware(q)
     fit = memory_fit(
@@ -123,17 +128,17 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         context_tokens=mean_ctx,
         spec_decode_acceptance=q.spec_decode_acceptance,
         kv_precision=hw.model.kv_precision if q.kv_precision is None else q.kv_precision,
-        output_tokens_per_s=perf.output_tokens_per_s,
-        per_user_tokens_per_s=perf.per_user_tokens_per_s,
-        ttft_s=perf.ttft_s,
+        output_tokens_per_s=tps,
+        per_user_tokens_per_s=perf.per_user_tokens_per_s if tps is not None else None,
+        ttft_s=perf.ttft_s if tps is not None else None,
         price_per_gpu_hour=price,
         utilization=scenario.utilization,
         usd_per_hour=hourly,
         usd_per_month=monthly,
-        usd_per_million_output_tokens=cost.usd_per_million_output_tokens(
-            hourly_usd=hourly,
-            tokens_per_s=perf.output_tokens_per_s,
-            utilization=scenario.utilization,
+        usd_per_million_output_tokens=None
+        if tps is None
+        else cost.usd_per_million_output_tokens(
+            hourly_usd=hourly, tokens_per_s=tps, utilization=scenario.utilization
         ),
         contract_usd=None
         if scenario.term_months is None
@@ -141,12 +146,14 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         api_usd_per_million_output_tokens=api_per_m,
         api_usd_per_month=api_monthly,
         breakeven_utilization=breakeven,
-        fits_memory=fit.fits,
+        fits_memory=perf.holds_model,
+        queued_requests=perf.queued if tps is not None else 0,
         memory=fit,
         basis=perf.basis,
-        error_band=perf.error_band,
+        error_band=perf.error_band if tps is not None else None,
+        estimated_from=perf.estimated_from,
         sources=_sources(perf, gpu, price_defaulted=scenario.price_per_gpu_hour is None),
-        caveats=_caveats(perf, stack, q, model, gpu, fit.fits, fit.min_gpus, gpus),
+        caveats=_caveats(perf, stack, q, model, catalog.gpus.entries, fit, gpus),
         assumptions=assumptions,
     )
 
@@ -235,21 +242,40 @@ def _caveats(
     stack: Stack,
     q: PerfQuery,
     model: Model,
-    gpu: Gpu,
-    fits: bool,
-    smallest: int | None,
+    gpus_known: Mapping[str, Gpu],
+    fit: MemoryFit,
     gpus: int,
 ) -> list[str]:
+    gpu = gpus_known[q.gpu]
+    if not perf.holds_model:
+        need = (
+            f"needs at least {fit.min_gpus} {gpu.name}s"
+            if fit.min_gpus
+            else f"no count of {gpu.name}s holds it"
+        )
+        return [
+            f"does not fit in memory on {gpus} {gpu.name}s: {need}; no throughput is shown",
+            *(c for c in perf.caveats),
+        ]
     caveats = list(perf.caveats)
-    if perf.method in ("anchored", "model"):
+    if perf.method in ("anchored", "carried", "model"):
         caveats.extend(c for c in stack.caveats if c not in caveats)
+    near = perf.closeness
     if perf.method == "model":
         caveats.append(
             f"estimated by the roofline fitted to {stack.name}'s measurements; "
             "no measurement of this deployment"
         )
-    elif perf.method == "anchored":
+    elif perf.method == "anchored" or (perf.method == "carried" and near.base == "anchored"):
         caveats.append(_anchor_caveat(perf.measurements[0], q))
+    if perf.method == "carried" and near.measured_on is not None:
+        caveats.append(_carried_caveat(perf, gpus_known[near.measured_on], gpu, gpus))
+    if perf.queued:
+        caveats.append(
+            f"{perf.queued:,} of the {q.concurrency:,} requests wait for KV-cache room "
+            f"({perf.decoding:,} decode at once)"
+            + ("; time to first token includes the wait" if perf.ttft_s is not None else "")
+        )
     if q.spec_decode_acceptance > 1:
         caveats.append(SPEC_DECODE_CAVEAT.format(a=q.spec_decode_acceptance))
     if q.input_tokens is None:
@@ -258,9 +284,6 @@ def _caveats(
         caveats.append(
             f"{model.name} architecture partly estimated: {', '.join(model.estimated_fields)}"
         )
-    if not fits:
-        need = f"at least {smallest}" if smallest else "no count of"
-        caveats.append(f"does not fit in memory on {gpus} {gpu.name}s; {need} {gpu.name}s needed")
     return caveats
 
 
@@ -269,3 +292,21 @@ def _anchor_caveat(anchor: Measurement, q: PerfQuery) -> str:
         f"scaled by the roofline from the measurement at concurrency {anchor.concurrency} "
         f"({anchor.id}); concurrency {q.concurrency} was not measured"
     )
+
+
+def _carried_caveat(perf: Throughput, measured: Gpu, asked: Gpu, gpus: int) -> str:
+    """Where a stand-in's figure came from and what differs: the fabric the GPUs span."""
+    ids = " and ".join(m.id for m in perf.measurements)
+    return (
+        f"estimated from {ids}, measured on {gpus}x {measured.id.upper()} "
+        f"({_fabric(measured, gpus)}); {gpus} {asked.id.upper()}s span {_fabric(asked, gpus)}, "
+        "which the roofline puts at "
+        f"{perf.closeness.carried_ratio:.2f}x the measured throughput"
+    )
+
+
+def _fabric(gpu: Gpu, gpus: int) -> str:
+    domain = gpu.scale_up_domain_gpus
+    if gpus <= domain:
+        return "one NVLink domain"
+    return f"{math.ceil(gpus / domain)} NVLink domains of {domain}"

@@ -81,7 +81,15 @@ class MemoryFit(BaseModel):
 
 
 class Estimate(BaseModel):
-    """Throughput, latency and lease economics of one deployment, with provenance."""
+    """Throughput, latency and lease economics of one deployment, with provenance.
+
+    A deployment that cannot hold the model (``fits_memory`` false) has no throughput:
+    its throughput, per-token and breakeven fields are None, and its caveats say how
+    many GPUs it needs. A batch larger than the KV cache holds still runs: as many
+    sequences decode as fit and ``queued_requests`` wait for a slot (time to first
+    token includes that wait). ``estimated_from`` names the measurement an estimate
+    scales, whether of this deployment or of the GPU measured in its place.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -95,22 +103,24 @@ class Estimate(BaseModel):
     context_tokens: int
     spec_decode_acceptance: float
     kv_precision: str
-    output_tokens_per_s: float
-    per_user_tokens_per_s: float
+    output_tokens_per_s: float | None
+    per_user_tokens_per_s: float | None
     ttft_s: float | None
     price_per_gpu_hour: float
     utilization: float
     usd_per_hour: float
     usd_per_month: float
-    usd_per_million_output_tokens: float
+    usd_per_million_output_tokens: float | None
     contract_usd: float | None
     api_usd_per_million_output_tokens: float | None
     api_usd_per_month: float | None
     breakeven_utilization: float | None
     fits_memory: bool
+    queued_requests: int = 0
     memory: MemoryFit
     basis: Basis
-    error_band: float
+    error_band: float | None
+    estimated_from: str | None = None
     sources: list[SourceRef]
     caveats: list[str]
     assumptions: list[str]

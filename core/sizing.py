@@ -55,6 +55,8 @@ class SizingOption(BaseModel):
     usd_per_million_output_tokens: float
     basis: Basis
     error_band: float
+    estimated_from: str | None = None
+    """The measurement the option's throughput scales, when it is an estimate from one."""
     months_of_headroom: float | None
     next_step_usd_per_month: float
     cheapest: bool = False
@@ -363,6 +365,7 @@ def _price_option(
         usd_per_million_output_tokens=monthly / tokens_per_month * TOKENS_PER_MILLION,
         basis=c.perf.basis,
         error_band=c.perf.error_band,
+        estimated_from=c.perf.estimated_from,
         months_of_headroom=months_of_headroom(
             capacity=replicas * capacity,
             peak=demand.peak_decoded_tokens_per_s,
@@ -569,7 +572,13 @@ def _caveats(c: _Candidate, demand: Demand, gpus: int) -> list[str]:
             f"{demand.model.vendor} recommends at least {floor} accelerators for production "
             f"{demand.model.name}; this option has {gpus}"
         )
-    if c.perf.method in ("anchored", "model"):
+    if c.perf.method == "carried" and c.perf.closeness.measured_on is not None:
+        caveats.append(
+            f"throughput estimated (±{c.perf.error_band:.0%}) from {c.perf.estimated_from}, "
+            f"measured on {c.gpus}x {c.perf.closeness.measured_on.upper()} and scaled by the "
+            f"roofline to {c.gpu.id.upper()} ({c.perf.closeness.carried_ratio:.2f}x)"
+        )
+    elif c.perf.method in ("anchored", "model"):
         caveats.append(
             f"throughput estimated (±{c.perf.error_band:.0%}): this replica and batch were "
             "not measured"

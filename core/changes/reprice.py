@@ -56,6 +56,10 @@ def _dated(question: Q, day: dt.date) -> Q:
 def _scenario(question: Scenario, engine: PerfEngine, before: dt.date, after: dt.date) -> QuoteMove:
     old = estimate(_dated(question, before), engine)
     new = estimate(_dated(question, after), engine)
+    if old.usd_per_million_output_tokens is None or new.usd_per_million_output_tokens is None:
+        raise InputError(
+            f"{question.model} does not fit in memory on {old.gpus} {old.gpu}: nothing to re-price"
+        )
     rel = new.usd_per_million_output_tokens / old.usd_per_million_output_tokens - 1
     catalog = engine.catalog
     return QuoteMove(

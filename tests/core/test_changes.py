@@ -42,10 +42,11 @@ DEFAULTS = Thresholds(threshold_pct=5.0, threshold_usd=500.0)
 RELEASE_R2 = dt.date(2026, 11, 10)
 
 
-def k3(batch: int, *, as_of: dt.date | None = None) -> Scenario:
-    """DESIGN.md's deployment: Kimi K3 on 16 B300 at $5/GPU-hour."""
+def k3(batch: int, *, as_of: dt.date | None = None, gpu: str = "gb300") -> Scenario:
+    """DESIGN.md's deployment: Kimi K3 on 16 GPUs at $5/GPU-hour, on the GB300s the
+    write-up measured (the leased B300 is estimated from them)."""
     return Scenario(
-        model="kimi-k3", gpu="b300", gpus=16, concurrency=batch, price_per_gpu_hour=5, as_of=as_of
+        model="kimi-k3", gpu=gpu, gpus=16, concurrency=batch, price_per_gpu_hour=5, as_of=as_of
     )
 
 
@@ -120,6 +121,20 @@ def test_the_decode_path_reprices_the_write_up_deployments(engine, batch, before
     assert move.cost_changed and move.stack_changed and move.throughput_changed
     assert not move.regression
     assert is_material(move, **DEFAULTS)
+
+
+@pytest.mark.parametrize(("batch", "before", "cut"), [(16, 21.61, -0.415), (64, 9.98, -0.383)])
+def test_a_b300_quote_moves_by_figures_estimated_from_the_gb300_write_up(
+    engine, batch, before, cut
+):
+    """The leased B300 spans two NVLink domains of 8: dearer per token than the GB300s
+    measured, and its move is an estimate, about as deep as the write-up's."""
+    move = reprice(k3(batch, gpu="b300"), engine, before=SINCE, after=UNTIL)
+    assert move.error is None and move.gpu == "b300"
+    assert move.usd_per_million_before is not None and move.usd_per_million_before > before
+    assert move.basis_after == "estimated" and (move.error_band_after or 0) > 0
+    assert move.relative_change == pytest.approx(cut, abs=0.05)
+    assert not move.regression and is_material(move, **DEFAULTS)
 
 
 def test_the_digest_headline_figures_name_the_decode_path_and_the_computed_range(engine):

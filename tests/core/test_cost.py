@@ -49,7 +49,7 @@ def test_breakeven_is_where_the_lease_matches_the_api():
 def test_an_estimate_with_an_api_price_reports_breakeven(ask):
     e = ask(
         model="kimi-k3",
-        gpu="b300",
+        gpu="gb300",  # the write-up's deployment, as measured
         gpus=16,
         concurrency=64,
         price_per_gpu_hour=5,
