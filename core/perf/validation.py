@@ -9,23 +9,29 @@ check that the bands are honest for configurations nobody fitted.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-
-import numpy as np
+from dataclasses import dataclass, field, replace
 
 from core.catalog import Catalog, Measurement
+from core.perf.accuracy import source_key
 from core.perf.calibration import Calibration, calibrate
 from core.perf.engine import Check, ErrorBands, PerfEngine, PerfQuery
 
-__all__ = ["Check", "build_engine", "holdout", "leave_deployment_out", "leave_one_out"]
+__all__ = [
+    "CHECKS",
+    "Check",
+    "Refits",
+    "build_engine",
+    "checks_of",
+    "holdout",
+    "leave_deployment_out",
+    "leave_one_out",
+    "leave_source_out",
+]
 
 NO_BANDS = ErrorBands(interpolated=0.0, anchored=0.0, model=0.0)
-MIN_CHECKS_FOR_STACK_BAND = 10
-"""A stack earns its own roofline band after this many leave-deployment-out checks: fewer
-samples cannot place a 90th percentile."""
-
-
 
 
 def query_for(m: Measurement) -> PerfQuery:
@@ -45,95 +51,268 @@ def query_for(m: Measurement) -> PerfQuery:
     )
 
 
-def leave_one_out(catalog: Catalog, warm: Calibration | None = None) -> list[Check]:
+@dataclass
+class Refits:
+    """Calibrations with figures left out, each fitted once, starting from the full fit.
+
+    Leave-one-out, leave-deployment-out and leave-one-source-out often leave out the
+    same figures (a deployment measured once, a source that published one
+    deployment): each set is fitted once. A refit fits only the stacks and models of
+    the figures it will predict, which is all their answers read.
+    """
+
+    catalog: Catalog
+    full: Calibration
+    _fitted: dict[tuple[frozenset[str], ...], Calibration] = field(
+        default_factory=dict, init=False, repr=False
+    )
+
+    def without(self, left_out: frozenset[str], *, predicting: Sequence[Measurement]) -> PerfEngine:
+        """The engine that never saw the figures ``left_out`` (ids), fitted as far as
+        predicting ``predicting`` needs."""
+        if not left_out:
+            return PerfEngine(catalog=self.catalog, calibration=self.full, bands=NO_BANDS)
+        stacks = frozenset(m.stack for m in predicting)
+        models = frozenset(m.model for m in predicting)
+        key = (left_out, stacks, models)
+        if key not in self._fitted:
+            self._fitted[key] = calibrate(
+                self.catalog, exclude=left_out, stacks=stacks, models=models, warm=self.full
+            )
+        return PerfEngine(
+            catalog=self.catalog, calibration=self._fitted[key], bands=NO_BANDS, excluded=left_out
+        )
+
+
+def _check(engine: PerfEngine, m: Measurement) -> Check:
+    t = engine.throughput(query_for(m))
+    return Check(m, t.output_tokens_per_s, t.method, 0.0, t.closeness)
+
+
+def leave_one_out(refits: Refits) -> list[Check]:
+    """Each calibration figure predicted from the rest, its own deployment's other
+    figures included: the case an interpolated or anchored answer is in.
+
+    An interpolation reads only the measured figures around it, not the fitted
+    parameters, so a figure the rest interpolate needs no refit.
+    """
+    catalog = refits.catalog
     checks = []
     for m in catalog.measurements:
         if m.role != "calibration":
             continue
-        engine = PerfEngine(
-            catalog=catalog,
-            calibration=calibrate(catalog, exclude=[m.id], stacks=[m.stack], warm=warm),
-            bands=NO_BANDS,
-            excluded=frozenset({m.id}),
+        alone = frozenset({m.id})
+        unfitted = PerfEngine(
+            catalog=catalog, calibration=refits.full, bands=NO_BANDS, excluded=alone
         )
-        t = engine.throughput(query_for(m))
-        checks.append(Check(m, t.output_tokens_per_s, t.method, 0.0))
+        check = _check(unfitted, m)
+        if check.method != "interpolated":
+            check = _check(refits.without(alone, predicting=[m]), m)
+        checks.append(check)
     return checks
 
 
-def leave_deployment_out(catalog: Catalog, warm: Calibration | None = None) -> list[Check]:
+def leave_deployment_out(refits: Refits) -> list[Check]:
     """Each deployment's measurements predicted with the whole deployment left out.
 
     This is the case a roofline estimate answers (nobody measured this
     deployment), so its errors, not leave-one-out's, set the roofline bands.
     """
     groups: dict[tuple[str, ...], list[Measurement]] = defaultdict(list)
-    for m in catalog.measurements:
+    for m in refits.catalog.measurements:
         if m.role == "calibration":
             groups[(m.model, m.gpu, str(m.gpus), m.precision, m.stack)].append(m)
     checks = []
     for group in groups.values():
-        ids = frozenset(m.id for m in group)
-        engine = PerfEngine(
-            catalog=catalog,
-            calibration=calibrate(catalog, exclude=ids, stacks=[group[0].stack], warm=warm),
-            bands=NO_BANDS,
-            excluded=ids,
-        )
-        for m in group:
-            t = engine.throughput(query_for(m))
-            checks.append(Check(m, t.output_tokens_per_s, t.method, 0.0))
+        engine = refits.without(frozenset(m.id for m in group), predicting=group)
+        checks += [_check(engine, m) for m in group]
+    return checks
+
+
+def leave_source_out(
+    refits: Refits, measurements: Iterable[Measurement] | None = None
+) -> list[Check]:
+    """Each source's figures predicted with every figure it published left out.
+
+    A source is a publication or dataset (``source_key``): its figures share a
+    harness, a tuning and a way of counting, so predicting them from its other
+    figures flatters the engine. ``measurements`` are the figures to predict, the
+    catalog's by default (holdouts included); figures from outside the catalog (a
+    field dataset) are predicted without their source's catalog figures, if any.
+    Their models, GPUs, precisions and stacks must be the catalog's.
+    """
+    catalog = refits.catalog
+    published: dict[str, set[str]] = defaultdict(set)
+    for m in catalog.measurements:
+        if m.role == "calibration":
+            published[source_key(m)].add(m.id)
+    figures: dict[str, list[Measurement]] = defaultdict(list)
+    for m in catalog.measurements if measurements is None else measurements:
+        figures[source_key(m)].append(m)
+    checks = []
+    for key, group in figures.items():
+        engine = refits.without(frozenset(published.get(key, ())), predicting=group)
+        checks += [_check(engine, m) for m in group]
     return checks
 
 
 def bands_from(
     one_out: Sequence[Check],
     deployment_out: Sequence[Check],
+    source_out: Sequence[Check] = (),
     *,
     quantile: float,
     floor: float,
 ) -> ErrorBands:
-    """Bands at a quantile of |error|: interpolated and anchored from leave-one-out,
-    the roofline's (overall and per stack) from leave-deployment-out."""
+    """Bands that hold ``quantile`` of figures like the checks', from calibration figures.
+
+    Interpolated and anchored bands come from every check answered that way
+    (leave-one-out mostly; a source left out whose deployment another source
+    measured); the roofline's from every check the roofline answered
+    (leave-deployment-out, leave-one-source-out), one band over every stack: bands
+    per stack were narrower on their own checks but held fewer figures of the sources
+    they had not seen. A figure two kinds of check predicted alike counts once.
+    Holdouts never set a band: they stay a check of the bands.
+    """
 
     def band(checks: Iterable[Check]) -> float | None:
-        errors = [abs(c.relative_error) for c in checks]
-        if not errors:
-            return None
-        return max(floor, float(np.quantile(errors, quantile)))
+        found = _conformal([abs(c.relative_error) for c in checks], quantile)
+        return None if found is None else max(floor, found)
 
-    model = band(deployment_out) or floor
-    anchored = band(c for c in one_out if c.method == "anchored") or model
-    interpolated = band(c for c in one_out if c.method == "interpolated") or min(anchored, model)
-    by_stack: dict[str, float] = {}
-    for stack in {c.measurement.stack for c in deployment_out}:
-        mine = [c for c in deployment_out if c.measurement.stack == stack]
-        if len(mine) >= MIN_CHECKS_FOR_STACK_BAND:
-            by_stack[stack] = band(mine) or model
+    near = [
+        c
+        for c in _distinct(c for c in (*one_out, *source_out) if c.method != "model")
+        if c.measurement.role == "calibration"
+    ]
+    roofline = [
+        c
+        for c in _distinct(c for c in (*deployment_out, *source_out) if c.method == "model")
+        if c.measurement.role == "calibration"
+    ]
+    model = band(roofline) or floor
+    anchored_checks = [c for c in near if c.method == "anchored"]
+    anchored = band(anchored_checks) or model
+    interpolated = band(c for c in near if c.method == "interpolated") or min(anchored, model)
     return ErrorBands(
-        interpolated=interpolated, anchored=anchored, model=model, model_by_stack=by_stack
+        interpolated=interpolated,
+        anchored=anchored,
+        model=model,
+        floor=floor,
+        anchored_per_log=_per_log(anchored_checks, quantile=quantile),
     )
+
+
+def _conformal(errors: Sequence[float], quantile: float) -> float | None:
+    """The error a new figure stays under with probability ``quantile``: the
+    ceil((n + 1) q)-th smallest of n (split conformal prediction), which a plain
+    sample quantile undershoots on few checks. None when n is too small for that."""
+    rank = math.ceil((len(errors) + 1) * quantile)
+    if not errors or rank > len(errors):
+        return None
+    return sorted(errors)[rank - 1]
+
+
+def _per_log(anchored: Sequence[Check], *, quantile: float) -> float | None:
+    """Anchored error per unit of the roofline's log-scaling, at a quantile: an answer
+    the roofline barely scaled from its measurement is barely wrong."""
+    rates = [
+        abs(c.relative_error) / c.closeness.scaled_log
+        for c in anchored
+        if c.closeness.scaled_log > 0 and not c.closeness.prompts_changed
+    ]
+    return _conformal(rates, quantile)
+
+
+def _distinct(checks: Iterable[Check]) -> list[Check]:
+    """Checks less repeats: the same figure predicted the same way by two kinds of check."""
+    seen: dict[tuple[str, str, float], Check] = {}
+    for c in checks:
+        seen.setdefault((c.measurement.id, c.method, round(c.predicted_tokens_per_s, 6)), c)
+    return list(seen.values())
+
+
+def cross_validated(
+    one_out: Sequence[Check],
+    deployment_out: Sequence[Check],
+    source_out: Sequence[Check],
+    *,
+    quantile: float,
+    floor: float,
+) -> tuple[list[Check], list[Check], list[Check]]:
+    """The checks, each with the band its answer would have reported had its source
+    never been published: bands set from every other source's checks.
+
+    A band set from checks that include the figure it is judged on is right about
+    that figure by construction; this is the honest version of "inside the band".
+    """
+    by_source: dict[str, ErrorBands] = {}
+    for key in {source_key(c.measurement) for c in (*one_out, *deployment_out, *source_out)}:
+
+        def others(checks: Sequence[Check], key: str = key) -> list[Check]:
+            return [c for c in checks if source_key(c.measurement) != key]
+
+        by_source[key] = bands_from(
+            others(one_out),
+            others(deployment_out),
+            others(source_out),
+            quantile=quantile,
+            floor=floor,
+        )
+
+    def banded(checks: Sequence[Check]) -> list[Check]:
+        return [
+            replace(
+                c,
+                error_band=by_source[source_key(c.measurement)].for_answer(
+                    c.method, c.measurement.stack, c.closeness
+                ),
+            )
+            for c in checks
+        ]
+
+    return banded(one_out), banded(deployment_out), banded(source_out)
 
 
 def build_engine(catalog: Catalog) -> PerfEngine:
-    """Calibrate on every calibration measurement, with bands from leave-one-out."""
+    """Calibrate on every calibration figure, with bands from what the engine gets
+    wrong when a figure, its deployment or its whole source is left out."""
     constants = catalog.engine
     full = calibrate(catalog)
-    one_out = leave_one_out(catalog, full)
-    deployment_out = leave_deployment_out(catalog, full)
-    bands = bands_from(
-        one_out,
-        deployment_out,
-        quantile=constants.error_band_quantile,
-        floor=constants.error_band_floor,
-    )
+    refits = Refits(catalog, full)
+    checks = (leave_one_out(refits), leave_deployment_out(refits), leave_source_out(refits))
+    quantile, floor = constants.error_band_quantile, constants.error_band_floor
+    one_out, deployment_out, source_out = cross_validated(*checks, quantile=quantile, floor=floor)
     return PerfEngine(
         catalog=catalog,
         calibration=full,
-        bands=bands,
+        bands=bands_from(*checks, quantile=quantile, floor=floor),
         one_out=tuple(one_out),
         deployment_out=tuple(deployment_out),
+        source_out=tuple(source_out),
     )
+
+
+CHECKS = ("leave-one-source-out", "leave-deployment-out", "leave-one-out", "holdout")
+"""The kinds of check, hardest first: a whole source unseen, a whole deployment, one
+figure; holdouts are answered by the engine as it stands."""
+
+
+def checks_of(engine: PerfEngine) -> dict[str, list[Check]]:
+    """Every kind of check, each figure with the band its answer would have reported:
+    the checks the engine kept from its build, else worked out now."""
+    kept: tuple[Sequence[Check], ...] = (engine.one_out, engine.deployment_out, engine.source_out)
+    if not all(kept):
+        refits = Refits(engine.catalog, engine.calibration)
+        kept = cross_validated(
+            leave_one_out(refits),
+            leave_deployment_out(refits),
+            leave_source_out(refits),
+            quantile=engine.catalog.engine.error_band_quantile,
+            floor=engine.catalog.engine.error_band_floor,
+        )
+    one_out, deployment_out, source_out = kept
+    found = (source_out, deployment_out, one_out, holdout(engine))
+    return {name: list(checks) for name, checks in zip(CHECKS, found, strict=True)}
 
 
 def holdout(engine: PerfEngine) -> list[Check]:
@@ -142,5 +321,5 @@ def holdout(engine: PerfEngine) -> list[Check]:
         if m.role != "holdout":
             continue
         t = engine.throughput(query_for(m))
-        checks.append(Check(m, t.output_tokens_per_s, t.method, t.error_band))
+        checks.append(Check(m, t.output_tokens_per_s, t.method, t.error_band, t.closeness))
     return checks
