@@ -277,15 +277,54 @@ def test_catalog_measurements_json_gives_the_tokens_per_s_a_cost_figure_implies(
 def test_catalog_validate_summarises_leave_one_out_and_holdout_errors(run):
     result = run("catalog", "validate", wide=True)
     assert result.exit_code == 0, result.output
-    for name in ("leave-one-out", "holdout"):
+    for name in ("leave-one-source-out", "leave-deployment-out", "leave-one-out", "holdout"):
         assert f"{name}: " in result.stdout
     assert "median |error|" in result.stdout and "inside the reported band" in result.stdout
+    for grouping in ("By source", "By GPU family", "By model class"):
+        assert grouping in result.stdout
+    assert "MLPerf Inference v5.1 Datacenter, closed" in result.stdout
+    assert "Blackwell Ultra" in result.stdout and "MoE with linear attention" in result.stdout
 
 
-def test_catalog_validate_json_holds_both_checks_and_the_bands(run):
+def test_catalog_validate_json_holds_every_check_its_groups_and_the_bands(run):
     report = parse_one_object(run("catalog", "validate", "--json").stdout)
-    assert {"leave_one_out", "holdout", "bands"} <= report.keys()
-    assert report["leave_one_out"] and report["holdout"]
+    kinds = {"leave_one_source_out", "leave_deployment_out", "leave_one_out", "holdout"}
+    assert kinds | {"summary", "bands"} <= report.keys()
+    figure = report["leave_one_source_out"][0]
+    assert {"source", "gpu_family", "model_class", "error_band", "inside_band"} <= figure.keys()
+    summary = report["summary"]["leave_one_source_out"]
+    assert {"overall", "source", "gpu_family", "model_class"} <= summary.keys()
+    assert summary["overall"]["figures"] == len(report["leave_one_source_out"])
+
+
+def test_a_baseline_written_today_holds_today_and_catches_a_regression(run, tmp_path):
+    path = tmp_path / "baseline.yaml"
+    written = run("catalog", "validate", "--write-baseline", str(path), wide=True)
+    assert written.exit_code == 0, written.output
+    assert f"Wrote the baseline to {path}" in written.stdout
+    held = run("catalog", "validate", "--baseline", str(path), wide=True)
+    assert held.exit_code == 0, held.output
+    assert "no group regressed" in held.stdout
+    text = path.read_text(encoding="utf-8")
+    better = text.replace("median_error: 0.", "median_error: 0.0", 1)  # a tenth of the error
+    path.write_text(better, encoding="utf-8")
+    regressed = run("catalog", "validate", "--baseline", str(path), wide=True)
+    assert regressed.exit_code == 1, regressed.output
+    assert "1 regression" in regressed.stdout and "median error" in regressed.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [(None, "cannot read the baseline"), ("checks: [1, 2]", "is not a baseline file")],
+)
+def test_a_baseline_that_cannot_be_read_is_refused_in_one_line(run, tmp_path, content, says):
+    path = tmp_path / "baseline.yaml"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    result = run("catalog", "validate", "--baseline", str(path))
+    assert result.exit_code == 2, result.output
+    assert says in result.stdout and "--write-baseline" in result.stdout
+    assert "Traceback" not in result.output
 
 
 # --- demo and version ----------------------------------------------------------------------
