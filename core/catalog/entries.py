@@ -111,7 +111,12 @@ class Model(Record):
     ``attention_flops_per_context_token`` is what one new token's attention costs
     per token already in its context, over all layers (QK and AV): 4 x query
     width per full-attention layer for GQA, 2 x heads x (2 x latent + rope) per
-    layer for MLA run absorbed.
+    layer for MLA run absorbed. With sparse attention (DeepSeek Sparse Attention,
+    as in GLM-5) a token reads at most ``sparse_attention_top_k_tokens`` of its
+    context, which ``attended_tokens`` applies. Hybrids keep a KV cache only in
+    their full-attention layers (``kv_layers``); their linear-attention layers
+    (Kimi Delta Attention, Gated DeltaNet) keep ``state_bytes_per_sequence``
+    instead, whatever the context.
     """
 
     id: str
@@ -126,13 +131,16 @@ class Model(Record):
     experts: int = Field(ge=0, default=0)
     experts_per_token: int = Field(ge=0, default=0)
     shared_experts: int = Field(ge=0, default=0)
-    attention: Literal["mha", "gqa", "mla", "kda-mla-hybrid", "sliding-gqa"]
+    attention: Literal[
+        "mha", "gqa", "mla", "mla-sparse", "kda-mla-hybrid", "gdn-gqa-hybrid", "sliding-gqa"
+    ]
     kv_layers: int = Field(ge=0)
     kv_heads: int | None = Field(default=None, ge=1)
     kv_bytes_per_token: float = Field(ge=0)
     kv_precision: Literal["bf16", "fp8"]
     state_bytes_per_sequence: float = Field(ge=0, default=0)
     attention_flops_per_context_token: float = Field(ge=0)
+    sparse_attention_top_k_tokens: int | None = Field(default=None, ge=1)
     native_precisions: tuple[str, ...] = Field(min_length=1)
     checkpoint_gb: dict[str, float] = {}
     context_window_tokens: int = Field(ge=1)
@@ -154,6 +162,8 @@ class Model(Record):
             raise ValueError("experts_per_token cannot exceed experts")
         if (self.experts == 0) != (self.routed_expert_params_b == 0):
             raise ValueError("a MoE model needs both experts and routed_expert_params_b")
+        if (self.attention == "mla-sparse") != (self.sparse_attention_top_k_tokens is not None):
+            raise ValueError("sparse_attention_top_k_tokens goes with attention: mla-sparse")
         unknown = set(self.estimated_fields) - set(type(self).model_fields)
         if unknown:
             raise ValueError(f"estimated_fields names unknown fields {sorted(unknown)}")
@@ -171,6 +181,12 @@ class Model(Record):
     @property
     def is_moe(self) -> bool:
         return self.experts > 0
+
+    def attended_tokens(self, context_tokens: int) -> int:
+        """Context tokens one new token's attention reads: all, or sparse attention's top k."""
+        if self.sparse_attention_top_k_tokens is None:
+            return context_tokens
+        return min(context_tokens, self.sparse_attention_top_k_tokens)
 
     def require_context(self, tokens: int) -> None:
         """Refuse a sequence longer than the model can attend to."""
