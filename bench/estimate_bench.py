@@ -73,7 +73,7 @@ def report(name: str, samples: list[float], unit: str = "us") -> None:
 def main() -> None:
     report("load catalog", timed(load_catalog, 10), "ms")
     catalog = load_catalog()
-    report("calibrate + leave-one-out bands", timed(lambda: build_engine(catalog), 5), "ms")
+    report("build engine (fit + validation bands)", timed(lambda: build_engine(catalog), 5), "ms")
     engine = build_engine(catalog)
     for name, scenario in SCENARIOS.items():
         estimate(scenario, engine)  # warm
