@@ -17,7 +17,7 @@ from pathlib import Path
 
 from platformdirs import user_cache_path
 
-from core.catalog import load_catalog, packaged_files
+from core.catalog import load_catalog, packaged_field_files, packaged_files
 from core.perf.engine import PerfEngine
 from core.perf.validation import build_engine
 
@@ -26,7 +26,7 @@ def cache_key() -> str:
     """A digest of everything calibration reads: data files and core's source."""
     digest = hashlib.sha256()
     core_root = Path(str(resources.files("core")))
-    sources = sorted(core_root.rglob("*.py")) + packaged_files()
+    sources = sorted(core_root.rglob("*.py")) + packaged_files() + packaged_field_files()
     for path in sources:
         digest.update(str(path.relative_to(core_root)).encode())
         digest.update(path.read_bytes())

@@ -2,7 +2,12 @@
 
 from core.catalog.catalog import Catalog, Table, normalize
 from core.catalog.entries import Gpu, LeasePrice, Measurement, Model, Precision, Source, Stack
-from core.catalog.loading import load_catalog, packaged_files
+from core.catalog.loading import (
+    load_catalog,
+    packaged_field_data,
+    packaged_field_files,
+    packaged_files,
+)
 
 __all__ = [
     "Catalog",
@@ -16,5 +21,7 @@ __all__ = [
     "Table",
     "load_catalog",
     "normalize",
+    "packaged_field_data",
+    "packaged_field_files",
     "packaged_files",
 ]

@@ -41,6 +41,7 @@ def with_additions(
         stacks=stack_table,
         measurements=measurement_table,
         prices={p.id: p for p in price_table.values()},
+        field_data=catalog.field_data,
     )
     for section, rid, field, message in merged.dangling_references():
         raise CatalogError(message, file=f"added {section}", entry=rid, field=field)

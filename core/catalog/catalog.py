@@ -7,7 +7,8 @@ import difflib
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from core.catalog.entries import (
     EngineConstants,
@@ -19,6 +20,9 @@ from core.catalog.entries import (
     Stack,
 )
 from core.errors import InputError
+
+if TYPE_CHECKING:
+    from core.catalog.field import FieldMeasurement
 
 T = TypeVar("T", bound=Gpu | Model | Precision | Stack)
 
@@ -70,7 +74,11 @@ class Table(Generic[T]):
 
 @dataclass(frozen=True)
 class Catalog:
-    """Everything the engine knows: models, GPUs, precisions, stacks and measurements."""
+    """Everything the engine knows: models, GPUs, precisions, stacks and measurements.
+
+    ``field_data`` is the folder of the field's public measurements (``core/data/field``
+    for the packaged catalog), read only when ``field_measurements`` is first asked.
+    """
 
     engine: EngineConstants
     precisions: Table[Precision]
@@ -79,7 +87,9 @@ class Catalog:
     stacks: Table[Stack]
     measurements: tuple[Measurement, ...]
     prices: tuple[LeasePrice, ...]
+    field_data: Path | None
     _by_deployment: dict[tuple[str, str, int, str, str], list[Measurement]]
+    _field: list[tuple[FieldMeasurement, ...]]
 
     def __init__(
         self,
@@ -91,6 +101,7 @@ class Catalog:
         stacks: Mapping[str, Stack],
         measurements: Mapping[str, Measurement],
         prices: Mapping[str, LeasePrice] | None = None,
+        field_data: Path | None = None,
     ) -> None:
         object.__setattr__(self, "engine", engine)
         object.__setattr__(self, "precisions", Table("precision", dict(precisions)))
@@ -99,6 +110,8 @@ class Catalog:
         object.__setattr__(self, "stacks", Table("stack", dict(stacks)))
         object.__setattr__(self, "measurements", tuple(measurements.values()))
         object.__setattr__(self, "prices", tuple((prices or {}).values()))
+        object.__setattr__(self, "field_data", field_data)
+        object.__setattr__(self, "_field", [])
         index: dict[tuple[str, str, int, str, str], list[Measurement]] = {}
         for m in self.measurements:
             if m.role != "calibration":
@@ -106,6 +119,26 @@ class Catalog:
             for gpu in (m.gpu, *m.applies_to_gpus):
                 index.setdefault((m.model, gpu, m.gpus, m.precision, m.stack), []).append(m)
         object.__setattr__(self, "_by_deployment", index)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (the engine cache) without the field measurements: they reload on use."""
+        return {**self.__dict__, "_field": []}
+
+    def field_measurements(self) -> tuple[FieldMeasurement, ...]:
+        """The field's public measurements, validated against this catalog; read once.
+
+        Empty for a catalog loaded without field data.
+
+        Raises:
+            CatalogError: the field data are malformed or name what the catalog lacks.
+        """
+        if self.field_data is None:
+            return ()
+        if not self._field:
+            from core.catalog.field import read_field_measurements
+
+            self._field.append(read_field_measurements(self.field_data, self))
+        return self._field[0]
 
     def dangling_references(self) -> Iterator[tuple[str, str, str, str]]:
         """(section, entry id, field, message) for every name that points nowhere."""

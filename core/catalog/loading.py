@@ -50,13 +50,29 @@ def packaged_files() -> list[Path]:
     return sorted(Path(str(p)) for p in data.iterdir() if p.name.endswith(".yaml"))
 
 
-def load_catalog(files: Iterable[Path] | None = None) -> Catalog:
-    """Load and cross-check the packaged catalog (or the given files)."""
+def packaged_field_data() -> Path:
+    """The folder of the field's public measurements shipped inside the package."""
+    return Path(str(resources.files("core") / "data" / "field"))
+
+
+def packaged_field_files() -> list[Path]:
+    """Every file of the packaged field data, in a stable order (for content hashes)."""
+    return sorted(p for p in packaged_field_data().rglob("*") if p.is_file())
+
+
+def load_catalog(files: Iterable[Path] | None = None, *, field_data: Path | None = None) -> Catalog:
+    """Load and cross-check the packaged catalog (or the given files).
+
+    The packaged catalog reads the packaged field data when asked for them; a catalog
+    of given files has field data only if ``field_data`` names their folder.
+    """
     sections: dict[str, list[tuple[str, BaseModel]]] = {k: [] for k in SECTIONS}
     for path in packaged_files() if files is None else files:
         for section, record in _read_file(Path(path)):
             sections[section].append((path.name, record))
-    return _assemble(sections)
+    if files is None and field_data is None:
+        field_data = packaged_field_data()
+    return _assemble(sections, field_data)
 
 
 def additions_from_text(text: str, *, name: str) -> tuple[list[Stack], list[Measurement]]:
@@ -160,7 +176,7 @@ def _validate(kind: type[R], raw: Any, *, file: str, index: int) -> R:
         raise CatalogError(message, file=file, entry=entry, field=field) from exc
 
 
-def _assemble(sections: dict[str, list[tuple[str, BaseModel]]]) -> Catalog:
+def _assemble(sections: dict[str, list[tuple[str, BaseModel]]], field_data: Path | None) -> Catalog:
     tables: dict[str, dict[str, Any]] = {}
     origin: dict[tuple[str, str], str] = {}
     engines = sections.pop("engine")
@@ -196,6 +212,7 @@ def _assemble(sections: dict[str, list[tuple[str, BaseModel]]]) -> Catalog:
         stacks=tables["stacks"],
         measurements=tables["measurements"],
         prices=tables["prices"],
+        field_data=field_data,
     )
     for problem in catalog.dangling_references():
         section, rid, field, message = problem
