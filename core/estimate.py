@@ -222,8 +222,11 @@ def _smallest_fit(
 
 def _sources(perf: Throughput, gpu: Gpu, *, price_defaulted: bool) -> list[SourceRef]:
     """The measurements an answer rests on; for a roofline estimate, the publications
-    its stack was fitted on, once each."""
-    if perf.method == "model":
+    its stack was fitted on, once each; none for a replica that cannot hold the model
+    (it has no figure to rest on anything)."""
+    if not perf.holds_model:
+        refs: list[SourceRef] = []
+    elif perf.method == "model":
         titles = {m.source.title: m.source for m in perf.fitted_on}
         refs = [SourceRef(title=s.title, url=s.url, date=s.date) for s in titles.values()]
     else:
@@ -253,10 +256,7 @@ def _caveats(
             if fit.min_gpus
             else f"no count of {gpu.name}s holds it"
         )
-        return [
-            f"does not fit in memory on {gpus} {gpu.name}s: {need}; no throughput is shown",
-            *(c for c in perf.caveats),
-        ]
+        return [f"does not fit in memory on {gpus} {gpu.name}s: {need}; no throughput is shown"]
     caveats = list(perf.caveats)
     if perf.method in ("anchored", "carried", "model"):
         caveats.extend(c for c in stack.caveats if c not in caveats)

@@ -15,7 +15,8 @@ from core.sizing import size
 from core.traffic import Traffic
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-K3_16 = dict(model="kimi-k3", gpu="b300", gpus=16, concurrency=64, price_per_gpu_hour=5)
+K3_16 = dict(model="kimi-k3", gpu="gb300", gpus=16, concurrency=64, price_per_gpu_hour=5)
+"""The write-up's deployment, as measured (16 GB300s in one NVLink domain)."""
 TRAFFIC = dict(model="kimi-k3", output_tokens_per_day=2e9, peak_to_average=3, gpus=("b300",))
 
 
@@ -35,7 +36,7 @@ def bars() -> BeforeAfter:
     return before_after(
         [("batch 16", 21.61, 12.64), ("batch 64", 9.98, 6.16)],
         unit="$ per M output tokens",
-        title="vLLM Kimi K3 decode path, 16x B300 at $5/GPU-hour",
+        title="vLLM Kimi K3 decode path, 16x GB300 at $5/GPU-hour",
         footnote="vLLM write-up, 2026-10-16; measured on GB300",
     )
 

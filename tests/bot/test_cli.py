@@ -159,6 +159,20 @@ def test_estimate_without_json_shows_the_basis_and_the_measurement_it_rests_on(
     assert "measurement k3-gb300x16-b64-vllm" in out.split("Sources:", 1)[1]
 
 
+def test_the_leased_b300_is_said_to_be_estimated_from_the_gb300_measurement(
+    run, before_decode_path
+):
+    on_b300 = {**before_decode_path, "gpu": "b300"}
+    estimate = parse_one_object(run("estimate", "--json", input=json.dumps(on_b300)).stdout)
+    assert estimate["basis"] == "estimated" and estimate["error_band"] > 0
+    assert estimate["estimated_from"] == "k3-gb300x16-b64-vllm"
+    assert round(estimate["usd_per_million_output_tokens"], 2) > 9.98  # two 8-GPU domains
+    out = run("estimate", input=json.dumps(on_b300), wide=True).stdout
+    band = round(estimate["error_band"] * 100)
+    assert f"Basis: estimated from k3-gb300x16-b64-vllm (±{band}%)" in out
+    assert "measured on 16x GB300 (one NVLink domain)" in out.split("Caveats:", 1)[1]
+
+
 def test_estimate_says_what_slack_and_the_console_say(
     run, before_decode_path_flags, before_decode_path, engine
 ):
@@ -166,6 +180,54 @@ def test_estimate_says_what_slack_and_the_console_say(
     reply = answer_question(engine, Scenario.model_validate(before_decode_path))
     console = Renderer().message(reply.template, **reply.context).console_text()
     assert run("estimate", *before_decode_path_flags).stdout.strip() == console.strip()
+
+
+# Kimi K3 at MXFP4 is 1,560 GB of weights: 8 A100-80GBs cannot hold it.
+TOO_SMALL = [
+    *("--model", "kimi-k3", "--gpu", "a100-80gb", "--gpus", "8", "--precision", "mxfp4"),
+    *("--price-per-gpu-hour", "2.5"),
+]
+
+
+def test_a_deployment_that_does_not_fit_says_what_it_needs_and_shows_no_throughput(run):
+    result = run("estimate", *TOO_SMALL, wide=True)
+    assert result.exit_code == 0, result.output
+    needs = parse_one_object(run("estimate", "--json", *TOO_SMALL).stdout)["memory"]["min_gpus"]
+    assert f"Does not fit in memory: needs at least {needs} GPUs" in result.stdout
+    assert f"*does not fit*: needs at least {needs} GPUs" in result.stdout
+    assert "tok/s" not in result.stdout and "/M output tokens" not in result.stdout
+    assert "$20.00/hour" in result.stdout  # what the GPUs asked cost still stands
+
+
+def test_estimate_json_of_a_deployment_that_does_not_fit_has_null_figures(run):
+    result = run("estimate", "--json", *TOO_SMALL, "--api-price-per-million-output", "15")
+    assert result.exit_code == 0, result.output
+    estimate = parse_one_object(result.stdout)
+    assert estimate.keys() >= ESTIMATE_FIELDS
+    assert estimate["fits_memory"] is False
+    for name in (
+        "output_tokens_per_s",
+        "usd_per_million_output_tokens",
+        "breakeven_utilization",
+        "error_band",
+    ):
+        assert estimate[name] is None, name
+
+
+def test_a_batch_beyond_the_kv_cache_is_said_to_queue(run):
+    """150k-token prompts, 64 at once, on 8 B300s: the cache holds about half of them."""
+    args = [
+        *("--model", "kimi-k3", "--gpu", "b300", "--gpus", "8", "--concurrency", "64"),
+        *("--input-tokens", "150000", "--output-tokens", "2000", "--reasoning-tokens", "0"),
+    ]
+    estimate = parse_one_object(run("estimate", "--json", *args).stdout)
+    queued = estimate["queued_requests"]
+    assert estimate["fits_memory"] is True and 0 < queued < 64
+    out = run("estimate", *args, wide=True).stdout
+    assert (
+        f"Queues: {queued} of the 64 requests wait for KV-cache room while {64 - queued} decode; "
+        "time to first token includes the wait"
+    ) in out
 
 
 # --- bad input: exit 2, one JSON object or one friendly line ---------------------------------
@@ -228,8 +290,16 @@ def test_compare_says_the_cheaper_hourly_price_is_about_three_times_dearer_per_t
 def test_compare_prints_the_table_slack_shows(run):
     out = run("compare", input=json.dumps(CHEAP_HOURS_DEAR_TOKENS)).stdout
     header, b300, a100 = out.split("Side by side:\n", 1)[1].splitlines()[:3]
-    assert header.split() == ["deployment", "stack", "batch", "$/GPU-h", "$/hour", "tok/s", "$/M",
-                              "basis"]
+    assert header.split() == [
+        "deployment",
+        "stack",
+        "batch",
+        "$/GPU-h",
+        "$/hour",
+        "tok/s",
+        "$/M",
+        "basis",
+    ]
     assert b300.startswith("8x B300 mxfp4") and "$7.87" in b300 and "$62.96" in b300
     assert a100.startswith("8x A100-80GB gguf-ud-iq1_s") and "$2.51" in a100
 

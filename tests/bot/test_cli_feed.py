@@ -87,7 +87,7 @@ def test_digest_preview_prints_the_seed_case_for_the_week_of_the_decode_path(
 ) -> None:
     chat = run(
         "chat",
-        input="/lease quote save b16 customer=Acme Kimi K3 on 16x B300, batch 16, $5/GPU-hour\n",
+        input="/lease quote save b16 customer=Acme Kimi K3 on 16x GB300, batch 16, $5/GPU-hour\n",
     )
     assert chat.exit_code == 0, chat.output
     result = run("digest", "preview", "--since", "2026-10-12", "--until", "2026-10-19", wide=True)

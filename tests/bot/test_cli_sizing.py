@@ -293,7 +293,8 @@ def test_size_with_nothing_given_asks_for_traffic(run):
 
 # --- frontier --------------------------------------------------------------------------------
 
-DEPLOYMENT = ["--model", "kimi-k3", "--gpu", "b300", "--gpus", "16", "--as-of", "2026-10-17"]
+DEPLOYMENT = ["--model", "kimi-k3", "--gpu", "gb300", "--gpus", "16", "--as-of", "2026-10-17"]
+"""The write-up's deployment, as measured: 16 GB300s in one NVLink domain."""
 
 
 def test_frontier_prints_one_row_per_batch(run):
@@ -301,7 +302,7 @@ def test_frontier_prints_one_row_per_batch(run):
     assert result.exit_code == 0, result.output
     rows = table_rows(result.stdout)
     assert [int(r[0].replace(",", "")) for r in rows] == list(DEFAULT_BATCHES)
-    assert "16x b300" in result.stdout
+    assert "16x gb300" in result.stdout
 
 
 def test_frontier_json_trades_per_user_speed_for_tokens_per_gpu(run):

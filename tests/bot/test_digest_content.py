@@ -30,8 +30,9 @@ def save(lease: Lease, name: str, question: str) -> None:
 
 
 def test_the_seed_quotes_show_the_write_ups_figures(lease: Lease, desk: Services) -> None:
-    save(lease, "k3-b16", "Kimi K3 on 16x B300, batch 16, $5/GPU-hour")
-    save(lease, "k3-b64", "Kimi K3 on 16x B300, batch 64, $5/GPU-hour")
+    """The write-up measured 16 GB300s: quotes on them move exactly as it says."""
+    save(lease, "k3-b16", "Kimi K3 on 16x GB300, batch 16, $5/GPU-hour")
+    save(lease, "k3-b64", "Kimi K3 on 16x GB300, batch 64, $5/GPU-hour")
     digest = digest_between(desk, "T0001", **SPANNING_THE_DECODE_PATH)
     message = render_digest(desk, digest, weekly_no_change=False)
     assert message is not None
@@ -45,19 +46,34 @@ def test_each_move_says_its_change_as_read_off_the_prices_it_shows(
 ) -> None:
     """The vLLM write-up's -41% and -38%: 12.64 / 21.61 - 1 is -41.5% and 6.16 / 9.98 - 1 is
     -38.3%; a change is said toward zero, never claiming more than its prices give."""
-    save(lease, "k3-b16", "Kimi K3 on 16x B300, batch 16, $5/GPU-hour")
-    save(lease, "k3-b64", "Kimi K3 on 16x B300, batch 64, $5/GPU-hour")
+    save(lease, "k3-b16", "Kimi K3 on 16x GB300, batch 16, $5/GPU-hour")
+    save(lease, "k3-b64", "Kimi K3 on 16x GB300, batch 64, $5/GPU-hour")
     digest = digest_between(desk, "T0001", **SPANNING_THE_DECODE_PATH)
     text = said(desk.renderer.message("digest", digest=digest))
     for before, after in ((21.61, 12.64), (9.98, 6.16)):
         cut = math.trunc((after / before - 1) * 100)
         assert f"cost per M output tokens ${before} → ${after} (−{-cut}%)" in text
     assert "served with vLLM Kimi K3 decode path instead of vLLM" in text
-    assert "throughput 1,028 → 1,758 tokens/s on the same 16 NVIDIA B300 (1.71x)" in text
+    assert "throughput 1,028 → 1,758 tokens/s on the same 16 NVIDIA GB300 (1.71x)" in text
+    assert "not measured on this deployment" not in text
     assert "worth $24,241/month on the $58,400/month lease" in text
     assert desk.renderer.text("digest_headline", digest=digest) == (
         "vLLM Kimi K3 decode path cut cost per M output tokens 38-41% on 16-GPU deployments"
     )
+
+
+def test_a_b300_quote_is_told_its_new_figure_is_an_estimate(lease: Lease, desk: Services) -> None:
+    """The leased B300 was not measured: its move is estimated from the GB300 write-up."""
+    save(lease, "k3-b16", "Kimi K3 on 16x B300, batch 16, $5/GPU-hour")
+    digest = digest_between(desk, "T0001", **SPANNING_THE_DECODE_PATH)
+    ((_, move),) = digest.moves
+    text = said(desk.renderer.message("digest", digest=digest))
+    assert move.usd_per_million_before is not None and move.usd_per_million_after is not None
+    shown = f"${move.usd_per_million_before:.2f} → ${move.usd_per_million_after:.2f}"
+    assert f"cost per M output tokens {shown}" in text and "$21.61 → $12.64" not in text
+    assert move.error_band_after is not None
+    assert f"the new figure is estimated ({formats.band(move.error_band_after)})" in text
+    assert "not measured on this deployment" in text
 
 
 def test_a_sized_quote_is_told_its_new_headroom_and_renewal(lease: Lease, desk: Services) -> None:

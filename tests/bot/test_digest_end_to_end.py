@@ -49,7 +49,7 @@ def team(desk: Services, clock: Clock) -> Services:
     services = replace(desk, clock=clock)
     caller = Caller("T0001", "C0DEALS", "U0SALES", timezone="Europe/Berlin")
     for name, batch in (("acme-b16", 16), ("globex-b64", 64)):
-        text = f"quote save {name} customer=Acme Kimi K3 on 16x B300, batch {batch}, $5/GPU-hour"
+        text = f"quote save {name} customer=Acme Kimi K3 on 16x GB300, batch {batch}, $5/GPU-hour"
         assert dispatch.run(services, caller, text).template == "quote_saved"
     assert dispatch.run(services, caller, "digest subscribe monday 9am").template == (
         "digest_subscribed"

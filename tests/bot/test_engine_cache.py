@@ -7,7 +7,9 @@ import pytest
 from bot.engine import cache as engine_cache
 from core.perf.engine import PerfEngine, PerfQuery
 
-Q = PerfQuery(model="kimi-k3", gpu="b300", gpus=16, precision="mxfp4", stack="vllm", concurrency=64)
+Q = PerfQuery(
+    model="kimi-k3", gpu="gb300", gpus=16, precision="mxfp4", stack="vllm", concurrency=64
+)
 
 
 @pytest.fixture(autouse=True)

@@ -66,7 +66,8 @@ def renderer() -> Renderer:
 
 @pytest.fixture(scope="module")
 def cost(engine: PerfEngine) -> Estimate:
-    """The write-up's 16 B300s at $5 and batch 64, against the $15/M hosted API."""
+    """The write-up's 16 GPUs at $5 and batch 64 as the leased B300s (estimated from its
+    GB300 measurement), against the $15/M hosted API."""
     scenario = Scenario(
         model="kimi-k3",
         gpu="b300",
@@ -582,6 +583,88 @@ def test_hostile_text_is_shown_escaped(renderer: Renderer, extreme: dict[str, An
 
 
 # --- the figures are the engine's --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def too_small(engine: PerfEngine) -> Estimate:
+    """Kimi K3 at MXFP4 (1,560 GB) on 8 A100-80GBs: it does not fit."""
+    scenario = Scenario(
+        model="kimi-k3",
+        gpu="a100-80gb",
+        gpus=8,
+        precision="mxfp4",
+        price_per_gpu_hour=2.5,
+        api_price_per_million_output=15,
+        term_months=36,
+    )
+    return estimate(scenario, engine)
+
+
+@pytest.fixture(scope="module")
+def queued(engine: PerfEngine) -> Estimate:
+    """64 agentic requests of 150k-token prompts on 8 B300s: the KV cache holds fewer."""
+    scenario = Scenario(
+        model="kimi-k3",
+        gpu="b300",
+        gpus=8,
+        concurrency=64,
+        input_tokens=150_000,
+        output_tokens=2_000,
+        reasoning_tokens=0,
+        price_per_gpu_hour=5,
+    )
+    return estimate(scenario, engine)
+
+
+def answer_to(renderer: Renderer, e: Estimate) -> Message:
+    return renderer.message(
+        "estimate",
+        estimate=e,
+        understood=[],
+        assumed=[],
+        ambiguities=[],
+        changed=[],
+        model_name="Kimi K3",
+        gpu_name=e.gpu.upper(),
+        actions=ACTIONS,
+    )
+
+
+def test_a_deployment_that_does_not_fit_shows_what_it_needs_and_no_throughput(
+    renderer: Renderer, too_small: Estimate
+) -> None:
+    assert not too_small.fits_memory and too_small.memory.min_gpus
+    for message in (
+        answer_to(renderer, too_small),
+        renderer.message("quote_saved", quote=quote(too_small)),
+        renderer.message("quote_show", quote=quote(too_small)),
+    ):
+        assert_sendable(message)
+        shown = everything(message)
+        assert "tok/s" not in shown and "/M output tokens" not in shown
+    shown = everything(answer_to(renderer, too_small))
+    assert f"does not fit*: needs at least {too_small.memory.min_gpus} GPUs" in shown
+    assert "breaks even" not in shown
+
+
+def test_a_batch_beyond_the_kv_cache_says_how_many_wait(
+    renderer: Renderer, queued: Estimate
+) -> None:
+    assert queued.fits_memory and queued.queued_requests > 0
+    message = answer_to(renderer, queued)
+    assert_sendable(message)
+    waiting = f"{queued.queued_requests} of the 64 requests wait for KV-cache room"
+    assert waiting in message.text and waiting in "\n".join(texts(message.blocks))
+    assert "time to first token includes the wait" in message.text
+
+
+def test_an_estimate_carried_from_another_gpu_names_the_measurement(
+    renderer: Renderer, cost: Estimate
+) -> None:
+    """The leased B300 at batch 64 rests on the GB300 write-up's k3-gb300x16-b64 figure."""
+    assert cost.estimated_from is not None and cost.estimated_from.startswith("k3-gb300x16-b64")
+    shown = everything(answer_to(renderer, cost))
+    assert f"*Basis:* estimated from {cost.estimated_from}" in shown
 
 
 def test_estimate_shows_the_engines_figures_and_provenance(
