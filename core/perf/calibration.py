@@ -236,7 +236,7 @@ def calibrate(
     ``stacks`` limits the per-stack fits (the others fall back to the global fit) and
     ``models`` the per-model fits on those stacks, which is all a validation refit
     needs to predict what it left out; ``warm`` (the fit on everything) is where each
-    search starts.
+    search starts, and the global fit itself when nothing left out informed it.
     """
 
     def begin(params: StackParams | None) -> tuple[StackParams, dict[str, float]] | None:
@@ -271,16 +271,29 @@ def calibrate(
     # Wide expert parallelism pays all-to-all costs single-node stacks never see; it
     # informs its own stacks, not the prior every other stack starts from.
     single_node = [o for o in observations if o.hardware.parallelism != "expert"]
-    global_params, vendor_factors = fit(
-        single_node if len(single_node) >= MIN_FOR_GLOBAL else observations,
-        prior=prior,
-        log_sigma=sigma,
-        measurement_log_sigma=noise,
-        vendor_factors={engine.reference_vendor: 1.0},
-        fit_vendors=engine.vendor_software_factor,
-        robust=True,
-        start=begin(warm.global_params if warm else None),
-    )
+    dropped = [
+        observe(catalog, m)
+        for m in catalog.measurements
+        if m.role == "calibration" and m.id in left_out
+    ]
+    if (
+        warm is not None
+        and len(single_node) >= MIN_FOR_GLOBAL
+        and all(o.hardware.parallelism == "expert" for o in dropped)
+    ):
+        # what was left out never informed the global fit: it is the full fit's, exactly
+        global_params, vendor_factors = warm.global_params, warm.vendor_factors
+    else:
+        global_params, vendor_factors = fit(
+            single_node if len(single_node) >= MIN_FOR_GLOBAL else observations,
+            prior=prior,
+            log_sigma=sigma,
+            measurement_log_sigma=noise,
+            vendor_factors={engine.reference_vendor: 1.0},
+            fit_vendors=engine.vendor_software_factor,
+            robust=True,
+            start=begin(warm.global_params if warm else None),
+        )
     per_stack = {
         stack.id: fit(
             [o for o in observations if o.measurement.stack == stack.id],
