@@ -1,10 +1,14 @@
-"""How wrong the engine is, measured on its own data: leave-one-out and holdouts.
+"""How wrong the engine is on figures it did not see, and the bands that follows.
 
-Leave-one-out removes each calibration measurement in turn, refits, and predicts
-it through the same cascade a user's question goes through; the errors by
-method (interpolated, anchored, roofline) become the error bands estimates
-carry. Holdout measurements never enter calibration; predicting them is the
-check that the bands are honest for configurations nobody fitted.
+Three ways of not seeing, each predicted through the cascade a user's question goes
+through: leave-one-out (one figure, its deployment's others still measured: the case
+of an interpolated or anchored answer), leave-deployment-out (the whole deployment:
+a roofline answer) and leave-one-source-out (every figure one publication or dataset
+gave, the way the field validates a performance model: a source shares a harness and
+a way of counting, so figures from it flatter each other). Their errors set the bands
+answers carry; each check keeps the band it would have been given had its source
+never been published, which is what a test holds to 85% coverage. Holdouts never
+enter calibration nor set a band.
 """
 
 from __future__ import annotations
