@@ -16,7 +16,15 @@ from core.perf.validation import build_engine
 from core.scenario import Scenario
 
 SCENARIOS = {
-    "measured (16x B300, batch 64)": Scenario(
+    "measured (16x GB300, batch 64)": Scenario(
+        model="kimi-k3",
+        gpu="gb300",
+        gpus=16,
+        concurrency=64,
+        price_per_gpu_hour=5,
+        as_of="2026-10-15",
+    ),
+    "from GB300 (16x B300, batch 64)": Scenario(
         model="kimi-k3",
         gpu="b300",
         gpus=16,
@@ -24,9 +32,9 @@ SCENARIOS = {
         price_per_gpu_hour=5,
         as_of="2026-10-15",
     ),
-    "interpolated (batch 32)": Scenario(
+    "interpolated (GB300, batch 32)": Scenario(
         model="kimi-k3",
-        gpu="b300",
+        gpu="gb300",
         gpus=16,
         concurrency=32,
         price_per_gpu_hour=5,
