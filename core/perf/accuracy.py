@@ -33,9 +33,16 @@ COVERAGE_TOLERANCE = 0.05
 Grouping = Literal["source", "gpu_family", "model_class"]
 GROUPINGS: tuple[Grouping, ...] = ("source", "gpu_family", "model_class")
 
-_ATTENTION_KINDS = {"kda-mla-hybrid": "linear attention", "sliding-gqa": "sliding-window attention"}
-"""Attention that changes what a decode step reads per sequence; the rest is full
-attention (MHA, GQA, MLA) and does not split a model class."""
+_ATTENTION_KINDS = {
+    "kda-mla-hybrid": "linear attention",
+    "gdn-gqa-hybrid": "linear attention",
+    "sliding-gqa": "sliding-window attention",
+    "mla-sparse": "sparse attention",
+}
+"""Attention that changes what a decode step reads per sequence (a recurrent state, a
+window, a chosen subset of the context)."""
+_FULL_ATTENTION = frozenset({"mha", "gqa", "mla"})
+"""Attention over the whole context: it does not split a model class."""
 
 
 def source_key(m: Measurement) -> str:
@@ -66,8 +73,10 @@ def source_label(titles: Iterable[str]) -> str:
 def model_class(model: Model) -> str:
     """Dense or MoE, and the attention that sets what each sequence costs to decode."""
     kind = "MoE" if model.is_moe else "dense"
-    attention = _ATTENTION_KINDS.get(model.attention)
-    return f"{kind} with {attention}" if attention else kind
+    if model.attention in _FULL_ATTENTION:
+        return kind
+    # an attention kind added to the catalog later is its own class until named here
+    return f"{kind} with {_ATTENTION_KINDS.get(model.attention, model.attention + ' attention')}"
 
 
 @dataclass(frozen=True)

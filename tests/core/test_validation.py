@@ -132,6 +132,12 @@ def test_model_classes_follow_experts_and_attention(catalog):
     assert model_class(models["deepseek-r1"]) == "MoE"
     assert model_class(models["kimi-k3"]) == "MoE with linear attention"
     assert model_class(models["gpt-oss-120b"]) == "MoE with sliding-window attention"
+    assert model_class(models["qwen3.5-397b-a17b"]) == "MoE with linear attention"
+    assert model_class(models["glm-5"]) == "MoE with sparse attention"
+    unheard_of = models["llama-3.1-70b"].model_construct(
+        **{**dict(models["llama-3.1-70b"]), "attention": "ring-gqa"}
+    )
+    assert model_class(unheard_of) == "dense with ring-gqa attention"
 
 
 def test_the_report_groups_by_every_gpu_family_the_figures_ran_on(catalog, reports):
