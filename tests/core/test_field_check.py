@@ -1,0 +1,244 @@
+"""The engine judged on the field's measured runs it never calibrated on: every row asked
+as the question a sales engineer would ask, or counted under the reason it cannot be
+yet, and a committed baseline no change to the engine may quietly fall below.
+
+The rows are AIConfigurator 0.12's silicon sample (core/data/field, Apache-2.0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import yaml
+
+from core.catalog import Catalog
+from core.catalog.field import FieldMeasurement
+from core.perf.accuracy import MEDIAN_TOLERANCE
+from core.perf.engine import ErrorBands, PerfEngine
+from core.perf.field_check import (
+    FIELD_GROUPINGS,
+    METRICS,
+    FieldBaseline,
+    FieldReport,
+    Unasked,
+    field_baseline_of,
+    field_check,
+    field_regressions,
+    layout_kind,
+    question,
+    summarise,
+)
+
+BASELINE = Path(__file__).parent.parent / "data" / "field-baseline.yaml"
+REWRITE = "leasewise catalog validate --field --write-baseline tests/data/field-baseline.yaml"
+
+
+@pytest.fixture(scope="session")
+def report(engine: PerfEngine) -> FieldReport:
+    return field_check(engine)
+
+
+def _row(catalog: Catalog, **wanted: object) -> FieldMeasurement:
+    """The first field row whose decoding worker (or the row itself) has these values."""
+    for row in catalog.field_measurements():
+        worker = row.worker("aggregated") or row.worker("decode")
+        if all(getattr(worker, k, getattr(row, k, None)) == v for k, v in wanted.items()):
+            return row
+    raise LookupError(f"no field row with {wanted}")
+
+
+def _with_layout(row: FieldMeasurement, **layout: int) -> FieldMeasurement:
+    workers = tuple(w.model_copy(update=layout) for w in row.workers)
+    return row.model_copy(update={"workers": workers})
+
+
+# --- every row asked, or counted under its reason ----------------------------------------------
+
+
+def test_every_field_row_is_asked_or_counted_under_its_reason(catalog, report):
+    assert report.rows == len(catalog.field_measurements()) > 3000
+    assert sum(report.unasked_by_reason.values()) == len(report.unasked)
+    asked = {c.row.id for c in report.comparisons}
+    unasked = {u.row.id for u in report.unasked}
+    assert not asked & unasked
+    assert asked | unasked == {r.id for r in catalog.field_measurements()}
+
+
+def test_every_grouping_accounts_for_every_row(report):
+    for grouping in FIELD_GROUPINGS:
+        groups = report.groups[grouping]
+        assert sum(g.rows for g in groups) == report.rows, grouping
+        assert sum(g.unasked for g in groups) == len(report.unasked), grouping
+        for g in groups:
+            # a group nothing could be asked of shows no figures rather than zeros
+            assert bool(g.metrics) == (g.rows > g.unasked), (grouping, g.key)
+
+
+def test_disaggregated_rows_are_not_asked_until_the_engine_takes_prefill_and_decode_pools(
+    catalog,
+):
+    row = _row(catalog, mode="disagg")
+    assert question(catalog, row) == "disaggregated"
+
+
+def test_attention_data_parallel_rows_are_not_asked_until_the_question_carries_a_layout(
+    catalog, report
+):
+    row = _row(catalog, mode="agg", attention_dp=4)
+    assert question(catalog, row) == "attention-dp"
+    dp = next(g for g in report.groups["layout"] if g.key == "attention DP")
+    assert dp.rows == dp.unasked > 0
+
+
+def test_a_pipeline_parallel_layout_is_not_asked(catalog):
+    row = _with_layout(_row(catalog, mode="agg", tp=8, attention_dp=1), tp=4, pp=2)
+    assert question(catalog, row) == "pipeline-parallel"
+
+
+def test_an_engine_the_catalog_has_no_stack_for_is_not_asked(catalog):
+    row = _row(catalog, mode="agg", attention_dp=1).model_copy(update={"backend": "lmdeploy"})
+    assert question(catalog, row) == "no-stack"
+
+
+def test_a_row_the_engines_stack_does_not_serve_is_not_asked(catalog):
+    # Kimi K2.5's INT4 experts run on vLLM; the catalog's TensorRT-LLM stack lists no INT4
+    int4 = _row(catalog, mode="agg", precision="int4-awq", attention_dp=1)
+    assert question(catalog, int4) != "stack-does-not-serve"
+    on_trtllm = int4.model_copy(update={"backend": "trtllm"})
+    assert question(catalog, on_trtllm) == "stack-does-not-serve"
+
+
+# --- the question and the comparison ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("backend", "stack"), [("vllm", "vllm"), ("trtllm", "trt-llm")])
+def test_a_row_becomes_the_question_a_sales_engineer_would_ask(catalog, backend, stack):
+    row = _row(catalog, mode="agg", backend=backend, tp=4, attention_dp=1)
+    q = question(catalog, row)
+    assert not isinstance(q, str)
+    assert (q.model, q.gpu, q.gpus, q.precision) == (row.model, row.gpu, 4, row.precision)
+    assert q.stack == stack  # the stack "vLLM" or "TensorRT-LLM" names in a question
+    assert q.concurrency == row.concurrency
+    assert (q.input_tokens, q.output_tokens) == (row.input_tokens, row.output_tokens)
+    assert q.spec_decode_acceptance == 1.0 and q.kv_precision is None
+
+
+def test_each_comparison_is_the_engines_own_answer_against_the_measurement(engine, report):
+    for c in report.comparisons[::97]:
+        answer = engine.throughput(c.query)
+        assert c.measured("per_user") == pytest.approx(1000 / c.row.tpot_ms)
+        assert c.measured("ttft") == pytest.approx(c.row.ttft_ms / 1000)
+        assert c.measured("aggregate") == pytest.approx(c.row.output_tokens_per_s)
+        if not answer.holds_model:
+            assert all(c.predicted(m) is None and not c.inside_band(m) for m in METRICS)
+            continue
+        assert c.predicted("aggregate") == answer.output_tokens_per_s
+        assert c.predicted("per_user") == answer.per_user_tokens_per_s
+        assert c.predicted("ttft") == answer.ttft_s
+        for m in METRICS:
+            error = c.predicted(m) / c.measured(m) - 1
+            assert c.relative_error(m) == pytest.approx(error)
+            assert c.inside_band(m) == (abs(error) <= answer.error_band)
+
+
+def test_each_comparison_keeps_the_layout_the_row_ran_beside_the_one_the_engine_assumed(
+    engine, report
+):
+    kinds = {layout_kind(c.layout) for c in report.comparisons}
+    assert {"TP only", "EP", "single GPU"} <= kinds
+    for c in report.comparisons[::53]:
+        assert c.layout in c.row.workers
+        assert c.layout.gpus == c.query.gpus
+        assert c.assumed_parallelism == engine.hardware(c.query).parallelism
+
+
+@pytest.mark.parametrize(
+    ("layout", "kind"),
+    [
+        ({"tp": 1}, "single GPU"),
+        ({"tp": 8}, "TP only"),
+        ({"tp": 8, "moe_tp": 1, "moe_ep": 8}, "EP"),
+        ({"tp": 1, "attention_dp": 8, "moe_tp": 1, "moe_ep": 8}, "attention DP"),
+        ({"tp": 4, "pp": 2, "attention_dp": 2}, "PP"),
+    ],
+)
+def test_a_layout_is_named_by_the_parallelism_that_sets_it_apart(catalog, layout, kind):
+    worker = _row(catalog, mode="agg").workers[0]
+    plain = {"tp": 1, "pp": 1, "attention_dp": 1, "moe_tp": 1, "moe_ep": 1}
+    assert layout_kind(worker.model_copy(update={**plain, **layout})) == kind
+
+
+def test_an_unanswered_question_counts_outside_its_band_and_out_of_the_median(report):
+    answered = [c for c in report.comparisons if c.unanswered is None][:2]
+    gone = replace(answered[1], answer=replace(answered[1].answer, holds_model=False))
+    group = summarise("g", "g", [answered[0], gone], [Unasked(answered[0].row, "no-stack")])
+    assert (group.rows, group.unasked, group.unanswered) == (3, 1, 1)
+    for m in METRICS:
+        found = group.metrics[m]
+        assert (found.asked, found.answered) == (2, 1)
+        assert found.median_error == pytest.approx(abs(answered[0].relative_error(m)))
+        assert found.inside_band == answered[0].inside_band(m)
+        assert found.coverage <= 0.5
+
+
+# --- the baseline ----------------------------------------------------------------------------
+
+
+def _kept() -> dict[str, object]:
+    loaded = yaml.safe_load(BASELINE.read_text(encoding="utf-8"))
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def test_field_accuracy_has_not_regressed_from_the_committed_baseline(report):
+    kept = FieldBaseline.model_validate(_kept())
+    assert kept.rows == report.rows, f"the baseline covers {kept.rows} rows; run: {REWRITE}"
+    found = field_regressions(report, kept)
+    lines = [
+        f"{r.check} / {r.grouping} / {r.group}: {r.measure} {r.baseline:.4f} -> {r.now:.4f}"
+        for r in found
+    ]
+    assert not found, (
+        "regressed (if the change is worth it, run: " + REWRITE + "):\n" + "\n".join(lines)
+    )
+
+
+def test_the_committed_baseline_holds_every_metric_overall_and_each_gpu_family(catalog, report):
+    kept = FieldBaseline.model_validate(_kept())
+    assert set(kept.metrics) == set(METRICS)
+    families = {catalog.gpus.entries[c.row.gpu].family for c in report.comparisons}
+    for held in kept.metrics.values():
+        assert {g.key for g in held.gpu_family} == families
+
+
+def test_a_baseline_written_today_holds_today(report):
+    assert not field_regressions(report, field_baseline_of(report))
+
+
+def test_a_median_error_up_more_than_5_percent_of_itself_is_a_field_regression(report):
+    kept = field_baseline_of(report).model_dump()
+    hopper = next(g for g in kept["metrics"]["ttft"]["gpu_family"] if g["key"] == "Hopper")
+    hopper["median_error"] /= 1 + MEDIAN_TOLERANCE * 0.8  # today 4% above it: allowed
+    assert not field_regressions(report, FieldBaseline.model_validate(kept))
+    hopper["median_error"] /= 1.1  # today ~14% above it
+    (found,) = field_regressions(report, FieldBaseline.model_validate(kept))
+    assert (found.check, found.grouping, found.group, found.measure) == (
+        "field ttft",
+        "gpu_family",
+        "Hopper",
+        "median error",
+    )
+
+
+def test_coverage_down_more_than_5_points_is_a_field_regression(engine, report):
+    """The same engine with answers that report no band: the medians stand, and every
+    figure, overall and in every family, falls out of its band."""
+    unbanded = replace(engine, bands=ErrorBands(interpolated=0.0, anchored=0.0, model=0.0))
+    found = field_regressions(field_check(unbanded), field_baseline_of(report))
+    assert {r.measure for r in found} == {"coverage"}
+    families = {g.key for g in report.groups["gpu_family"] if g.metrics}
+    for metric in METRICS:
+        held = {r.group for r in found if r.check == f"field {metric}"}
+        assert held == {"overall"} | families, metric
