@@ -6,14 +6,27 @@ import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import typer
 
 if TYPE_CHECKING:
-    from core.perf.accuracy import AccuracyReport, Baseline, GroupAccuracy
+    from pydantic import BaseModel
+
+    from core.catalog.field import Worker
+    from core.perf.accuracy import AccuracyReport, GroupAccuracy
     from core.perf.engine import PerfEngine
+    from core.perf.field_check import FieldComparison, FieldGroup, FieldReport
     from core.perf.validation import Check
+
+B = TypeVar("B", bound="BaseModel")
+
+BASELINE_EXAMPLE = (
+    "e.g. leasewise catalog validate --write-baseline tests/data/validation-baseline.yaml"
+)
+FIELD_BASELINE_EXAMPLE = (
+    "e.g. leasewise catalog validate --field --write-baseline tests/data/field-baseline.yaml"
+)
 
 
 def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
@@ -106,13 +119,21 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
             help="Write today's figures as the baseline file the accuracy test holds.",
             dir_okay=False,
         ),
+        field: bool = typer.Option(
+            False,
+            "--field",
+            help="Judge the engine on the field's measurements instead (never calibrated on).",
+        ),
     ) -> None:
         """How well the engine predicts figures it did not see: by source, GPU family and
-        model class, for whole sources, whole deployments and single figures left out."""
+        model class, for whole sources, whole deployments and single figures left out.
+        With --field: on the field's measured runs, by stack, GPU family, model, layout
+        and mode (--baseline and --write-baseline then mean the field's baseline)."""
         from bot.cli.errors import friendly_errors
 
+        check = _validate_field if field else _validate
         with friendly_errors(lambda: as_json):
-            _validate(load_engine(), as_json=as_json, baseline=baseline, write=write_baseline)
+            check(load_engine(), as_json=as_json, baseline=baseline, write=write_baseline)
 
     return group
 
@@ -136,9 +157,12 @@ def _validate(
 
     checks = checks_of(engine)
     reports = [accuracy(engine.catalog, name, found) for name, found in checks.items()]
-    found = None if baseline is None else regressions(reports, _read_baseline(baseline))
+    from core.perf.accuracy import Baseline
+
+    kept = None if baseline is None else _read_baseline(baseline, Baseline, BASELINE_EXAMPLE)
+    found = None if kept is None else regressions(reports, kept)
     if write is not None:
-        _write_baseline(write, baseline_of(reports))
+        _write_baseline(write, baseline_of(reports), template="cli_validate_baseline")
     if as_json:
         report: dict[str, object] = {
             name.replace("-", "_"): _dump(engine, found_checks)
@@ -166,17 +190,154 @@ def _validate(
         raise typer.Exit(1)
 
 
-def _read_baseline(path: Path) -> Baseline:
+def _validate_field(
+    engine: PerfEngine, *, as_json: bool, baseline: Path | None, write: Path | None
+) -> None:
+    """The engine, as built, on every field row: predictions only, nothing refitted."""
+    from core.perf.field_check import (
+        METRICS,
+        FieldBaseline,
+        field_baseline_of,
+        field_check,
+        field_regressions,
+    )
+
+    report = field_check(engine)
+    kept = (
+        None
+        if baseline is None
+        else _read_baseline(baseline, FieldBaseline, FIELD_BASELINE_EXAMPLE)
+    )
+    found = None if kept is None else field_regressions(report, kept)
+    written = field_baseline_of(report)
+    if write is not None:
+        _write_baseline(write, written, template="cli_validate_field_baseline")
+    if as_json:
+        out = _dump_field(engine, report)
+        if found is not None:
+            out["regressions"] = [dataclasses.asdict(r) for r in found]
+        typer.echo(json.dumps(out, indent=2))
+    else:
+        from bot.cli.printing import say
+
+        say(
+            "cli_validate_field",
+            report=report,
+            metrics=METRICS,
+            regressions=found,
+            baseline=str(baseline) if baseline else None,
+        )
+        if write is not None:
+            groups = sum(1 + len(m.gpu_family) for m in written.metrics.values())
+            checks = [f"field {metric}" for metric in written.metrics]
+            say("cli_validate_written", path=str(write), groups=groups, checks=checks)
+    if found:
+        raise typer.Exit(1)
+
+
+def _dump_field(engine: PerfEngine, report: FieldReport) -> dict[str, object]:
+    """The field check as JSON: the counts, every group's figures, every comparison with
+    the layout the row ran, and every row not asked with its reason."""
+    from core.perf.field_check import FIELD_GROUPINGS, METRICS, layout_kind
+
+    families = engine.catalog.gpus.entries
+
+    def worker(w: Worker) -> dict[str, object]:
+        return {**w.model_dump(mode="json", exclude={"role"}), "kind": layout_kind(w)}
+
+    def row(c: FieldComparison) -> dict[str, object]:
+        r = c.row
+        return {
+            "id": r.id,
+            "model": r.model,
+            "gpu": r.gpu,
+            "gpu_family": families[r.gpu].family,
+            "gpus": c.query.gpus,
+            "precision": r.precision,
+            "backend": r.backend,
+            "stack_asked": c.query.stack,
+            "mode": r.mode,
+            "input_tokens": r.input_tokens,
+            "output_tokens": r.output_tokens,
+            "concurrency": r.concurrency,
+            "layout": worker(c.layout),
+            "assumed_parallelism": c.assumed_parallelism,
+            "method": c.answer.method,
+            "error_band": round(c.answer.error_band, 4),
+            "unanswered": c.unanswered,
+            **{
+                metric: {
+                    "measured": round(c.measured(metric), 4),
+                    "predicted": _rounded(c.predicted(metric)),
+                    "relative_error": _rounded(c.relative_error(metric)),
+                    "inside_band": c.inside_band(metric),
+                }
+                for metric in METRICS
+            },
+        }
+
+    summary: dict[str, object] = {"overall": _field_group(report.overall)}
+    summary |= {g: [_field_group(x) for x in report.groups[g]] for g in FIELD_GROUPINGS}
+    return {
+        "rows": report.rows,
+        "asked": len(report.comparisons),
+        "stacks": dict(report.stacks),
+        "not_asked": report.unasked_by_reason,
+        "unanswered": report.unanswered_by_reason,
+        "summary": summary,
+        "comparisons": [row(c) for c in report.comparisons],
+        "not_asked_rows": [
+            {
+                "id": u.row.id,
+                "reason": u.reason,
+                "model": u.row.model,
+                "gpu": u.row.gpu,
+                "gpus": u.row.gpus,
+                "backend": u.row.backend,
+                "mode": u.row.mode,
+                "layout": worker(u.layout),
+                "workers": [{"role": w.role, **worker(w)} for w in u.row.workers],
+            }
+            for u in report.unasked
+        ],
+    }
+
+
+def _field_group(g: FieldGroup) -> dict[str, object]:
+    return {
+        "key": g.key,
+        "name": g.name,
+        "rows": g.rows,
+        "not_asked": g.unasked,
+        "unanswered": g.unanswered,
+        "median_band": _rounded(g.median_band),
+        **{
+            metric: {
+                "asked": m.asked,
+                "answered": m.answered,
+                "median_error": _rounded(m.median_error),
+                "median_signed_error": _rounded(m.median_signed_error),
+                "inside_band": m.inside_band,
+                "coverage": round(m.coverage, 4),
+            }
+            for metric, m in g.metrics.items()
+        },
+    }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def _read_baseline(path: Path, kind: type[B], example: str) -> B:
     """A baseline file, or a friendly refusal naming what is wrong with it."""
     import yaml
     from pydantic import ValidationError
 
     from bot.cli.errors import BadInput
-    from core.perf.accuracy import Baseline
 
-    example = "e.g. leasewise catalog validate --write-baseline tests/data/validation-baseline.yaml"
     try:
-        return Baseline.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        return kind.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
     except OSError as exc:
         raise BadInput(f"cannot read the baseline {path}: {exc.strerror}", hint=example) from exc
     except (yaml.YAMLError, ValidationError) as exc:
@@ -184,8 +345,9 @@ def _read_baseline(path: Path) -> Baseline:
         raise BadInput(f"{path} is not a baseline file: {first}", hint=example) from exc
 
 
-def _write_baseline(path: Path, kept: Baseline) -> None:
-    """Written whole to a temporary file and renamed, so a failed write leaves the old one."""
+def _write_baseline(path: Path, kept: BaseModel, *, template: str) -> None:
+    """Written whole to a temporary file and renamed, so a failed write leaves the old one;
+    ``template`` words the comment that heads it."""
     import os
 
     import yaml
@@ -193,7 +355,7 @@ def _write_baseline(path: Path, kept: Baseline) -> None:
     from bot.cli.errors import BadInput
     from bot.cli.printing import renderer
 
-    header = renderer().text("cli_validate_baseline", path=str(path))
+    header = renderer().text(template, path=str(path))
     body = yaml.safe_dump(
         kept.model_dump(mode="json"), sort_keys=False, allow_unicode=True, width=200
     )

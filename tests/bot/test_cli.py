@@ -397,6 +397,53 @@ def test_a_baseline_that_cannot_be_read_is_refused_in_one_line(run, tmp_path, co
     assert "Traceback" not in result.output
 
 
+def test_catalog_validate_field_judges_the_engine_on_the_fields_runs_by_group(run):
+    result = run("catalog", "validate", "--field", wide=True)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "3,515 rows" in out and "Not asked yet:" in out
+    assert "disaggregated prefill and decode workers" in out
+    for figure in ("aggregate output tok/s", "per-user tok/s (1000 / TPOT)", "time to first token"):
+        assert figure in out
+    for grouping in ("By serving engine", "By GPU family", "By model", "By the layout", "By mode"):
+        assert grouping in out
+    assert "trtllm as stack trt-llm" in out and "attention DP" in out
+
+
+def test_catalog_validate_field_json_holds_each_comparison_with_the_layout_it_ran(run):
+    report = parse_one_object(run("catalog", "validate", "--field", "--json").stdout)
+    assert report["asked"] + sum(report["not_asked"].values()) == report["rows"]
+    assert len(report["comparisons"]) == report["asked"]
+    assert len(report["not_asked_rows"]) == report["rows"] - report["asked"]
+    row = report["comparisons"][0]
+    assert {"tp", "pp", "attention_dp", "moe_tp", "moe_ep", "kind"} <= row["layout"].keys()
+    assert {"measured", "predicted", "relative_error", "inside_band"} <= row["ttft"].keys()
+    assert {"overall", "stack", "gpu_family", "model", "layout", "mode"} <= report["summary"].keys()
+
+
+def test_a_field_baseline_written_today_holds_today_and_catches_a_regression(run, tmp_path):
+    path = tmp_path / "field-baseline.yaml"
+    written = run("catalog", "validate", "--field", "--write-baseline", str(path), wide=True)
+    assert written.exit_code == 0, written.output
+    assert f"Wrote the baseline to {path}" in written.stdout
+    held = run("catalog", "validate", "--field", "--baseline", str(path), wide=True)
+    assert held.exit_code == 0, held.output
+    assert "no group regressed" in held.stdout
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("median_error: 0.", "median_error: 0.0", 1), encoding="utf-8")
+    regressed = run("catalog", "validate", "--field", "--baseline", str(path), wide=True)
+    assert regressed.exit_code == 1, regressed.output
+    assert "1 regression" in regressed.stdout and "field aggregate" in regressed.stdout
+
+
+def test_the_catalogs_baseline_given_to_the_field_check_is_refused_in_one_line(run):
+    catalogs = Path(__file__).parent.parent / "data" / "validation-baseline.yaml"
+    result = run("catalog", "validate", "--field", "--baseline", str(catalogs))
+    assert result.exit_code == 2, result.output
+    assert "is not a baseline file" in result.stdout and "--field --write-baseline" in result.stdout
+    assert "Traceback" not in result.output
+
+
 # --- demo and version ----------------------------------------------------------------------
 
 
