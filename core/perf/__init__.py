@@ -4,5 +4,6 @@
 model of a decode step; ``calibration`` fits its few parameters per serving stack
 to the catalog's measurements; ``validation`` measures how well it transfers and
 turns that into the error bands answers carry, and ``accuracy`` reports it by source,
-GPU family and model class against a baseline; ``memory`` decides what fits.
+GPU family and model class against a baseline; ``field_check`` judges the engine as
+built on the field's measured runs it never calibrated on; ``memory`` decides what fits.
 """
