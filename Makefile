@@ -53,6 +53,7 @@ bench: $(DEV_STAMP)
 	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/digest_bench.py
 	$(BIN)/python bench/engine_refresh_bench.py
+	$(BIN)/python bench/field_accuracy_bench.py
 	$(BIN)/python bench/slack_load.py
 
 clean:
