@@ -66,6 +66,11 @@ class Settings(BaseSettings):
     host: str = Field(default="0.0.0.0", validation_alias="LEASEWISE_HOST")  # noqa: S104
     port: int = Field(default=3000, ge=1, le=65535, validation_alias="PORT")
     slack_retries: int = Field(default=2, ge=0, le=10, validation_alias="LEASEWISE_SLACK_RETRIES")
+    quote_validity_days: int = Field(
+        default=30, ge=1, le=365, validation_alias="LEASEWISE_QUOTE_VALIDITY_DAYS"
+    )
+    """Sales policy: a quote's price holds this many days from the day it was priced,
+    unless the price book line that priced it says until when."""
 
     @field_validator(
         "slack_bot_token",

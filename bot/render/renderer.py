@@ -111,6 +111,15 @@ class Renderer:
             parts += [blockkit.plain_text(chunk) for chunk in rest]
         return "\n\n".join(unesc(part) for part in parts if part)
 
+    def markup(self, name: str, **context: Any) -> str:
+        """Template ``name``'s HTML (``X.html.j2``): a quote's PDF is laid out from it.
+
+        User text goes through ``esc`` there as in Slack's templates: ``&``, ``<`` and
+        ``>`` are all that HTML text needs escaped, so the macros Slack's replies use
+        say the same words in the document.
+        """
+        return self._env.get_template(f"{name}.html.j2").render(**context)
+
     def view(self, name: str, **context: Any) -> dict[str, Any]:
         """Render template ``name`` as a modal or App Home view.
 
