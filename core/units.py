@@ -47,3 +47,7 @@ def billions(n: float) -> float:
 
 def ms_to_s(ms: float) -> float:
     return ms / 1e3
+
+
+def us_to_s(us: float) -> float:
+    return us / 1e6

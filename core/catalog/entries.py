@@ -8,6 +8,7 @@ caught at load time instead of silently read as zero.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -16,6 +17,11 @@ from core.errors import InputError
 from core.units import SECONDS_PER_HOUR, TOKENS_PER_MILLION
 
 ComputeClass = Literal["bf16", "fp8", "fp4"]
+LayoutKind = Literal["tp", "pp", "dep", "tep", "layer_split"]
+"""How a stack lays one replica over its GPUs: tensor parallel inside an NVLink domain
+(tp), tensor parallel stages in a pipeline across domains (pp), expert parallel MoE
+with data-parallel attention (dep), tensor-parallel attention groups inside that (tep),
+or layers split across GPUs that work in turn (layer_split)."""
 """Tensor-core throughput classes a GPU datasheet quotes dense TFLOPS for."""
 
 COMPUTE_FALLBACK: dict[str, tuple[ComputeClass, ...]] = {
@@ -141,6 +147,14 @@ class Model(Record):
     state_bytes_per_sequence: float = Field(ge=0, default=0)
     attention_flops_per_context_token: float = Field(ge=0)
     sparse_attention_top_k_tokens: int | None = Field(default=None, ge=1)
+    hidden_size: int | None = Field(default=None, ge=1)
+    """The residual stream's width: what a tensor-parallel all-reduce and a pipeline
+    send move per token (None: estimated from the parameters, see ``width``)."""
+    moe_layers: int | None = Field(default=None, ge=1)
+    """Layers with routed experts (None: every layer of a MoE model)."""
+    moe_hidden_size: int | None = Field(default=None, ge=1)
+    """The width tokens are dispatched to experts at, when narrower than
+    ``hidden_size`` (a latent MoE such as Kimi K3's); None: ``hidden_size``."""
     native_precisions: tuple[str, ...] = Field(min_length=1)
     checkpoint_gb: dict[str, float] = {}
     context_window_tokens: int = Field(ge=1)
@@ -162,6 +176,8 @@ class Model(Record):
             raise ValueError("experts_per_token cannot exceed experts")
         if (self.experts == 0) != (self.routed_expert_params_b == 0):
             raise ValueError("a MoE model needs both experts and routed_expert_params_b")
+        if self.moe_layers is not None and (self.moe_layers > self.layers or not self.experts):
+            raise ValueError("moe_layers needs experts and cannot exceed layers")
         if (self.attention == "mla-sparse") != (self.sparse_attention_top_k_tokens is not None):
             raise ValueError("sparse_attention_top_k_tokens goes with attention: mla-sparse")
         unknown = set(self.estimated_fields) - set(type(self).model_fields)
@@ -199,6 +215,32 @@ class Model(Record):
             )
 
     @property
+    def width(self) -> int:
+        """``hidden_size``, else the width a transformer of this many always-active
+        parameters per layer has (about 12 x width^2 a layer): close enough for message
+        sizes, which only matter once they are large."""
+        if self.hidden_size is not None:
+            return self.hidden_size
+        dense = self.active_params_b - self.routed_expert_params_b * (
+            self.experts_per_token / self.experts if self.experts else 0.0
+        )
+        return max(1, int(round(math.sqrt(dense * 1e9 / (12 * self.layers)))))
+
+    @property
+    def routed_layers(self) -> int:
+        """Layers that dispatch tokens to routed experts (0 for a dense model)."""
+        if not self.is_moe:
+            return 0
+        return self.moe_layers if self.moe_layers is not None else self.layers
+
+    @property
+    def routed_active_params_b(self) -> float:
+        """Routed-expert parameters one token runs through: k of E experts' share."""
+        if not self.is_moe:
+            return 0.0
+        return self.routed_expert_params_b * self.experts_per_token / self.experts
+
+    @property
     def routed_weight_fraction(self) -> float:
         """Share of checkpoint bytes in routed experts.
 
@@ -223,6 +265,22 @@ class Stack(Record):
     precisions: tuple[str, ...] = ()
     supersedes: str | None = None
     parallelism: Literal["tensor", "expert", "layer_split"] = "tensor"
+    layouts: tuple[LayoutKind, ...] = ()
+    """The parallel layouts the stack deploys a replica in (empty: what its
+    ``parallelism`` implies, see ``core.perf.layouts``)."""
+    kv_precision: Literal["bf16", "fp8"] | None = None
+    """The KV cache the stack runs for quantised checkpoints (None: its engine's
+    default in engine.yaml, else the model's own)."""
+    prefill_chunk_tokens: int | None = Field(default=None, ge=64)
+    """Prompt tokens one scheduler step takes (chunked prefill; None: engine.yaml's)."""
+    overlaps_communication: bool = False
+    """Its collectives run behind compute and weight loading (two-batch or dual-batch
+    overlap, a fused path that loads weights during communication): its exposed share
+    of collectives starts from engine.yaml's ``exposed_communication_overlapped``."""
+    specialised: bool = False
+    """A code path its engine's general releases do not run (a model's own fused decode
+    path, a large-scale expert-parallel deployment): its own figures may move it far
+    from what the field measured of its engine."""
     description: str = ""
     caveats: tuple[str, ...] = ()
     sources: tuple[Source, ...] = Field(min_length=1)
@@ -317,6 +375,22 @@ class Prior(Record):
     log_sigma: float = Field(gt=0)
 
 
+class LinkPrior(Record):
+    """What collectives achieve over one fabric: a share of its datasheet bandwidth
+    (one direction) and the latency of one step (a send, or one phase of a collective)."""
+
+    efficiency: float = Field(gt=0, le=1)
+    latency_us: float = Field(gt=0)
+
+
+class ServingEngineDefaults(Record):
+    """What a serving engine runs unless its stack entry says otherwise."""
+
+    kv_precision: Literal["bf16", "fp8"] | None = None
+    """The KV cache it keeps for quantised (8-bit or narrower) checkpoints."""
+    layouts: tuple[LayoutKind, ...] = ()
+
+
 class EngineConstants(Record):
     """The roofline's fixed assumptions and its calibration priors, with their reasons.
 
@@ -325,14 +399,26 @@ class EngineConstants(Record):
     """
 
     per_layer_step_overhead_us: Prior
-    per_layer_collective_us: Prior
+    per_sequence_step_overhead_us: Prior
+    exposed_communication: Prior
+    exposed_communication_overlapped: Prior
+    prompt_wave_share: Prior
     bandwidth_efficiency: Prior
     compute_efficiency: Prior
     prefill_efficiency: Prior
+    prefill_efficiency_range: tuple[float, float]
+    scale_up_link: LinkPrior
+    scale_out_link: LinkPrior
+    prefill_chunk_tokens: int = Field(ge=64)
+    spec_decode_draft_tokens: int = Field(ge=1)
+    ttft_overhead_max_s: float = Field(gt=0)
+    serving_engines: dict[str, ServingEngineDefaults] = {}
     reference_vendor: str
     vendor_software_factor: Prior
     measurement_log_sigma: float = Field(gt=0)
+    field_prior_log_sigma: float = Field(gt=0)
     scheduling_overhead_s: float = Field(ge=0)
+    scheduling_overhead_log_sigma: float = Field(gt=0)
     runtime_reserve_fraction: float = Field(ge=0, lt=1)
     default_context_tokens: int = Field(ge=1)
     default_min_per_user_tokens_per_s: float = Field(gt=0)
@@ -344,3 +430,10 @@ class EngineConstants(Record):
     error_band_floor: float = Field(ge=0, lt=1)
     rationale: str
     sources: tuple[Source, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _ranges(self) -> EngineConstants:
+        low, high = self.prefill_efficiency_range
+        if not 0 < low <= self.prefill_efficiency.value <= high <= 1:
+            raise ValueError("prefill_efficiency_range must hold the prior within (0, 1]")
+        return self
