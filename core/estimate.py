@@ -15,6 +15,7 @@ from core.catalog import Gpu, Measurement, Model, Precision, Stack
 from core.errors import InputError
 from core.perf.calibration import hardware_for
 from core.perf.engine import PerfEngine, PerfQuery, Throughput
+from core.perf.layouts import Layout, layout_kinds
 from core.perf.memory import memory_fit, min_gpus
 from core.perf.roofline import max_context_tokens, mean_context_tokens
 from core.scenario import Estimate, MemoryFit, Scenario, SourceRef
@@ -111,11 +112,15 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
             )
 
     hw = engine.hardware(q)
+    kinds = layout_kinds(stack, catalog.engine, model)
+    layout = perf.layout or _plainest(engine, q)
     fit = memory_fit(
         hw,
+        layout,
         concurrency=scenario.concurrency,
         max_context_tokens=max_ctx,
         reserve_fraction=catalog.engine.runtime_reserve_fraction,
+        kinds=kinds,
     )
     return Estimate(
         model=model.id,
@@ -127,7 +132,12 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         concurrency=scenario.concurrency,
         context_tokens=mean_ctx,
         spec_decode_acceptance=q.spec_decode_acceptance,
-        kv_precision=hw.model.kv_precision if q.kv_precision is None else q.kv_precision,
+        kv_precision=_kv_precision(hw.kv_bytes_per_token, model),
+        layout=perf.layout.name if perf.layout is not None else None,
+        layout_domains=perf.layout.domains(gpu.scale_up_domain_gpus)
+        if perf.layout is not None
+        else None,
+        layout_domain_gpus=gpu.scale_up_domain_gpus,
         output_tokens_per_s=tps,
         per_user_tokens_per_s=perf.per_user_tokens_per_s if tps is not None else None,
         ttft_s=perf.ttft_s if tps is not None else None,
@@ -204,6 +214,7 @@ def _smallest_fit(
     )
     n = min_gpus(
         hw,
+        layout_kinds(stack, engine.catalog.engine, model),
         concurrency=scenario.concurrency,
         max_context_tokens=max_ctx,
         reserve_fraction=engine.catalog.engine.runtime_reserve_fraction,
@@ -218,6 +229,20 @@ def _smallest_fit(
         )
     assumptions.append(f"assumed the smallest {gpu.name} count that holds the model: {n}")
     return n
+
+
+def _plainest(engine: PerfEngine, q: PerfQuery) -> Layout:
+    """The layout memory is reported for when none holds the model: the first the stack
+    would try, else one GPU after another."""
+    tried = engine.layouts(q)
+    return tried[0] if tried else Layout(tp=1, pp=q.gpus)
+
+
+def _kv_precision(kv_bytes_per_token: float, model: Model) -> str:
+    """The KV-cache precision the deployment runs, read back from its bytes per token."""
+    if kv_bytes_per_token == model.kv_bytes_per_token:
+        return model.kv_precision
+    return "fp8" if kv_bytes_per_token < model.kv_bytes_per_token else "bf16"
 
 
 def _sources(perf: Throughput, gpu: Gpu, *, price_defaulted: bool) -> list[SourceRef]:

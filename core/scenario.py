@@ -103,6 +103,13 @@ class Estimate(BaseModel):
     context_tokens: int
     spec_decode_acceptance: float
     kv_precision: str
+    layout: str | None = None
+    """The parallel layout the answer runs (TP8, TP8 x PP2, DEP16, TP8, 2 replicas);
+    None when nothing holds the model."""
+    layout_domains: int | None = None
+    """NVLink domains one replica of that layout spans (2: across two 8-GPU nodes)."""
+    layout_domain_gpus: int | None = None
+    """GPUs in one NVLink domain of this GPU's system (8 for HGX, 72 for NVL72)."""
     output_tokens_per_s: float | None
     per_user_tokens_per_s: float | None
     ttft_s: float | None

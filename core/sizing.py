@@ -21,7 +21,8 @@ from core import cost
 from core.catalog import Gpu, Precision, Stack
 from core.errors import InputError
 from core.perf.engine import PerfEngine, PerfQuery, Throughput
-from core.perf.memory import deployable_counts, fits, largest_batch
+from core.perf.layouts import Layout, layout_kinds, replica_layouts
+from core.perf.memory import deployable_counts, largest_batch, room
 from core.perf.roofline import max_context_tokens, mean_context_tokens
 from core.scenario import Basis
 from core.stack_choice import candidate_stacks
@@ -43,6 +44,10 @@ class SizingOption(BaseModel):
     gpus_per_replica: int
     precision: str
     stack: str
+    layout: str | None = None
+    """The parallel layout of one replica (TP8, TP8 x PP2, DEP16)."""
+    layout_domains: int = 1
+    """NVLink domains one replica spans."""
     concurrency: int
     per_user_tokens_per_s: float
     ttft_s: float | None
@@ -133,6 +138,7 @@ class _Candidate:
     gpus: int
     batch: int
     perf: Throughput
+    layout: Layout
 
 
 def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
@@ -235,15 +241,24 @@ def _best_candidate(
 ) -> _Candidate | Rejection:
     best: _Candidate | Rejection | None = None
     for stack in stacks:
-        found = _at_sla(engine, demand, traffic, gpu, precision, stack, n, max_ctx)
-        if isinstance(found, Rejection):
-            best = best or found
-            continue
-        if not isinstance(best, _Candidate) or (
-            found.perf.output_tokens_per_s > best.perf.output_tokens_per_s
-        ):
-            best = found
-    assert best is not None
+        kinds = layout_kinds(stack, engine.catalog.engine, demand.model)
+        for layout in replica_layouts(kinds, n, gpu.scale_up_domain_gpus):
+            found = _at_sla(engine, demand, traffic, gpu, precision, stack, layout, max_ctx)
+            if isinstance(found, Rejection):
+                best = best or found
+                continue
+            if not isinstance(best, _Candidate) or (
+                found.perf.output_tokens_per_s > best.perf.output_tokens_per_s
+            ):
+                best = found
+    if best is None:
+        return Rejection(
+            gpu=gpu.id,
+            gpus_per_replica=n,
+            constraint="memory",
+            best=0,
+            detail=f"no layout its stacks deploy puts {demand.model.name} on {n} {gpu.name}",
+        )
     return best
 
 
@@ -254,9 +269,10 @@ def _at_sla(
     gpu: Gpu,
     precision: Precision,
     stack: Stack,
-    n: int,
+    layout: Layout,
     max_ctx: int,
 ) -> _Candidate | Rejection:
+    n = layout.gpus
 
     def query(batch: int) -> PerfQuery:
         return PerfQuery(
@@ -270,15 +286,15 @@ def _at_sla(
             context_tokens=traffic.context_tokens,
             input_tokens=traffic.input_tokens,
             output_tokens=demand.decoded_tokens if traffic.input_tokens is not None else None,
+            layout=layout,
         )
 
     hw = engine.hardware(query(1))
     reserve = engine.catalog.engine.runtime_reserve_fraction
-    room = largest_batch(
-        lambda b: fits(hw, concurrency=b, max_context_tokens=max_ctx, reserve_fraction=reserve),
-        MAX_BATCH,
+    held = min(
+        MAX_BATCH, room(hw, layout, max_context_tokens=max_ctx, reserve_fraction=reserve)
     )
-    if room == 0:
+    if held == 0:
         return Rejection(
             gpu=gpu.id,
             gpus_per_replica=n,
@@ -300,7 +316,7 @@ def _at_sla(
             return False
         return demand.max_ttft_s is None or (t.ttft_s or 0.0) <= demand.max_ttft_s
 
-    batch = largest_batch(meets_sla, room)
+    batch = largest_batch(meets_sla, held)
     if batch == 0:
         single = perf(1)
         most = engine.catalog.engine.max_gpus_per_quote // n
@@ -327,7 +343,13 @@ def _at_sla(
             f"over the {demand.max_ttft_s:g} s asked",
         )
     return _Candidate(
-        gpu=gpu, precision=precision, stack=stack, gpus=n, batch=batch, perf=perf(batch)
+        gpu=gpu,
+        precision=precision,
+        stack=stack,
+        gpus=n,
+        batch=batch,
+        perf=perf(batch),
+        layout=layout,
     )
 
 
@@ -353,6 +375,8 @@ def _price_option(
         gpus_per_replica=c.gpus,
         precision=c.precision.id,
         stack=c.stack.id,
+        layout=c.layout.name,
+        layout_domains=c.layout.domains(c.gpu.scale_up_domain_gpus),
         concurrency=c.batch,
         per_user_tokens_per_s=c.perf.per_user_tokens_per_s,
         ttft_s=c.perf.ttft_s,
@@ -562,9 +586,16 @@ def _caveats(c: _Candidate, demand: Demand, gpus: int) -> list[str]:
     caveats = list(c.perf.caveats)
     domain = c.gpu.scale_up_domain_gpus
     if c.gpus > domain:
+        crossing = (
+            "pipeline stages hand activations over the network"
+            if c.layout.pp > 1
+            else "experts exchange tokens over the network (all-to-all dispatch and combine)"
+            if c.layout.dp > 1
+            else "tensor-parallel all-reduces cross the network"
+        )
         caveats.append(
-            f"a replica of {c.gpus} spans {math.ceil(c.gpus / domain)} NVLink domains of "
-            f"{domain}: pipeline stages cross the network"
+            f"a replica of {c.gpus} ({c.layout.name}) spans {math.ceil(c.gpus / domain)} "
+            f"NVLink domains of {domain}: {crossing}"
         )
     floor = demand.model.vendor_min_production_gpus
     if floor is not None and gpus < floor:

@@ -34,17 +34,27 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from core.catalog import Catalog, Measurement
-from core.perf.calibration import Calibration, hardware_for, observe
+from core.perf.calibration import (
+    Calibration,
+    Observation,
+    candidate_layouts,
+    draft_tokens_for,
+    hardware_for,
+    observe,
+)
+from core.perf.layouts import Layout
 from core.perf.memory import admit, fits
 from core.perf.roofline import (
     Hardware,
+    Replica,
+    StackParams,
+    Step,
     Workload,
-    decode_tokens_per_s,
     log_distance,
     max_context_tokens,
     mean_context_tokens,
-    prefill_share,
-    tokens_per_s,
+    replica,
+    step,
     ttft_s,
 )
 from core.scenario import Basis
@@ -76,6 +86,12 @@ class PerfQuery:
     input_tokens: int | None = None
     output_tokens: int | None = None
     kv_precision: str | None = None
+    layout: Layout | None = None
+    """The parallel layout asked for (None: the best one the stack deploys)."""
+    closed_loop: bool = False
+    """Answer end-to-end throughput as a closed-loop benchmark counts it (each of
+    ``concurrency`` clients waits for its whole answer, first token included, before it
+    sends the next), not as the decoding capacity of the deployment."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +215,8 @@ class Throughput:
     """Requests of the batch waiting for KV-cache room instead of decoding."""
     holds_model: bool = True
     """False when the replica cannot hold the model and one sequence: no real throughput."""
+    layout: Layout | None = None
+    """The parallel layout the answer runs (None when nothing holds the model)."""
 
     @property
     def estimated_from(self) -> str | None:
@@ -226,6 +244,20 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Deployed:
+    """A deployment as the roofline runs it: the layout chosen, the batch as the KV
+    cache admits it, and whether even one sequence fits."""
+
+    layout: Layout
+    step: Step
+    holds_model: bool
+
+    @property
+    def workload(self) -> Workload:
+        return self.step.workload
+
+
+@dataclass(frozen=True)
 class PerfEngine:
     catalog: Catalog
     calibration: Calibration
@@ -237,6 +269,14 @@ class PerfEngine:
     """The leave-one-out, leave-deployment-out and leave-one-source-out checks ``bands``
     were set from, each with the band it would have been given (``validation``), kept
     so a report of the engine's accuracy shows the very checks behind its bands."""
+    _memo: dict[object, object] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    """Hardware, layouts and replica constants by question, worked out once each."""
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled (the engine cache) without what it worked out for questions."""
+        return {**self.__dict__, "_memo": {}}
 
     def deployment_measurements(self, q: PerfQuery) -> list[Measurement]:
         """Measurements of this deployment, and of the GPUs measured in its place."""
@@ -250,7 +290,7 @@ class PerfEngine:
 
     def default_acceptance(self, q: PerfQuery) -> float:
         """The speculative-decoding acceptance a measurement at this concurrency assumed
-        (of this GPU first, else of its stand-in), else 1."""
+        (of this GPU first, else of its stand-in), else 1: none unless measured."""
         pool = sorted(self.deployment_measurements(q), key=lambda m: m.gpu != q.gpu)
         for m in pool:
             if m.concurrency == q.concurrency:
@@ -258,15 +298,34 @@ class PerfEngine:
         return 1.0
 
     def hardware(self, q: PerfQuery) -> Hardware:
-        return hardware_for(
-            self.catalog,
-            model=q.model,
-            gpu=q.gpu,
-            gpus=q.gpus,
-            precision=q.precision,
-            stack=q.stack,
-            kv_precision=q.kv_precision,
-        )
+        key = ("hw", q.model, q.gpu, q.gpus, q.precision, q.stack, q.kv_precision)
+        found = self._memo.get(key)
+        if found is None:
+            found = hardware_for(
+                self.catalog,
+                model=q.model,
+                gpu=q.gpu,
+                gpus=q.gpus,
+                precision=q.precision,
+                stack=q.stack,
+                kv_precision=q.kv_precision,
+            )
+            self._memo[key] = found
+        assert isinstance(found, Hardware)
+        return found
+
+    def layouts(self, q: PerfQuery) -> tuple[Layout, ...]:
+        """The layouts the answer may run: the one asked, else those the stack deploys on
+        these GPUs that hold the model and one sequence."""
+        if q.layout is not None:
+            return (q.layout,)
+        key = ("layouts", q.model, q.gpu, q.gpus, q.precision, q.stack, q.kv_precision)
+        found = self._memo.get(key)
+        if found is None:
+            found = candidate_layouts(self.catalog, self.hardware(q), q.stack)
+            self._memo[key] = found
+        assert isinstance(found, tuple)
+        return found
 
     def workload(self, q: PerfQuery) -> Workload:
         e2e = q.input_tokens is not None and q.output_tokens is not None
@@ -281,7 +340,67 @@ class PerfEngine:
             spec_decode_acceptance=q.spec_decode_acceptance,
             input_tokens=q.input_tokens if e2e else None,
             output_tokens=q.output_tokens if e2e else None,
+            draft_tokens=draft_tokens_for(self.catalog.engine, q.spec_decode_acceptance),
         )
+
+    def params(self, q: PerfQuery, hw: Hardware) -> StackParams:
+        return self.calibration.params_for(q.stack, hw.gpu.vendor, q.model)
+
+    def deployed(
+        self, q: PerfQuery, wl: Workload | None = None, *, admit_all: bool = False
+    ) -> Deployed:
+        """The best layout for the question (most tokens/s from the sequences the KV cache
+        admits), with its step. ``admit_all``: the batch is known to fit (a measurement
+        at or above it ran), so none queue."""
+        hw = self.hardware(q)
+        wl = wl or self.workload(q)
+        params = self.params(q, hw)
+        reserve = self.catalog.engine.runtime_reserve_fraction
+        longest = max_context_tokens(mean_context=wl.context_tokens, output_tokens=wl.output_tokens)
+        best: Deployed | None = None
+        best_tps = -1.0
+        for layout in self.layouts(q):
+            one = admit_all or fits(
+                hw, layout, concurrency=1, max_context_tokens=longest, reserve_fraction=reserve
+            )
+            admitted = wl if admit_all or not one else admit(hw, layout, wl, reserve)
+            s = step(hw, layout, admitted, self._replica(q, hw, layout))
+            tps = s.tokens_per_s(params) if one else 0.0
+            if tps > best_tps:
+                best, best_tps = Deployed(layout, s, one), tps
+        if best is None:
+            # nothing the stack deploys holds the model: the plainest layout, unserved
+            # unless a measurement says the server ran it
+            layout = Layout(tp=1, pp=hw.gpus)
+            best = Deployed(layout, step(hw, layout, wl), admit_all)
+        return best
+
+    def _replica(self, q: PerfQuery, hw: Hardware, layout: Layout) -> Replica:
+        key = ("replica", q.model, q.gpu, q.gpus, q.precision, q.stack, q.kv_precision, layout)
+        found = self._memo.get(key)
+        if found is None:
+            found = replica(hw, layout)
+            self._memo[key] = found
+        assert isinstance(found, Replica)
+        return found
+
+    def observed(self, m: Measurement) -> tuple[Observation, Deployed]:
+        """A measurement's deployment as the roofline ran it: its best layout, the batch
+        it measured held."""
+        seen = observe(self.catalog, m)
+        q = PerfQuery(
+            model=m.model,
+            gpu=m.gpu,
+            gpus=m.gpus,
+            precision=m.precision,
+            stack=m.stack,
+            concurrency=m.concurrency,
+            spec_decode_acceptance=m.spec_decode_acceptance,
+            kv_precision=m.kv_precision,
+        )
+        # a phase-isolated decode figure ran the batch it names; an end-to-end one's
+        # clients beyond the KV cache queued, as calibration has it
+        return seen, self.deployed(q, seen.workload, admit_all=not seen.workload.end_to_end)
 
     def throughput(self, q: PerfQuery) -> Throughput:
         pool = self.deployment_measurements(q)
@@ -294,15 +413,16 @@ class PerfEngine:
     def _answer(self, q: PerfQuery, pool: list[Measurement]) -> Throughput:
         """The cascade over measurements of this very deployment."""
         hw, asked = self.hardware(q), self.workload(q)
-        params = self.calibration.params_for(q.stack, hw.gpu.vendor, q.model)
+        params = self.params(q, hw)
         alike = sorted((m for m in pool if _same_conditions(m, q)), key=lambda m: m.concurrency)
 
         exact = [m for m in alike if m.concurrency == q.concurrency]
         if exact:
             m = exact[0]
-            ttft = sum(m.ttft_s) / 2 if m.ttft_s else self._ttft(hw, asked, q)
+            here = self.deployed(q, asked, admit_all=True)
+            ttft = sum(m.ttft_s) / 2 if m.ttft_s else self._ttft(here, q)
             return self._result(
-                m.tokens_per_s, q, ttft, "measured", (m,), Closeness(measurement=m.id), asked
+                m.tokens_per_s, q, ttft, "measured", (m,), Closeness(measurement=m.id), here
             )
 
         below = [m for m in alike if m.concurrency < q.concurrency]
@@ -321,12 +441,11 @@ class PerfEngine:
                 bracket_log=log_distance(lo.concurrency, hi.concurrency),
             )
             # the upper measurement ran a bigger batch: the server held this one
-            return self._result(
-                tps, q, self._ttft(hw, asked, q), "interpolated", (lo, hi), near, asked
-            )
+            here = self.deployed(q, asked, admit_all=True)
+            return self._result(tps, q, self._ttft(here, q), "interpolated", (lo, hi), near, here)
 
         held = any(m.concurrency >= q.concurrency for m in alike)
-        wl, holds = (asked, True) if held else self._admitted(hw, asked)
+        here = self.deployed(q, asked, admit_all=held)
         if pool:
             anchor = min(
                 pool,
@@ -336,40 +455,37 @@ class PerfEngine:
                     log_distance(m.concurrency, q.concurrency),
                 ),
             )
-            seen = observe(self.catalog, anchor)
+            seen, there = self.observed(anchor)
             anchor_params = self.calibration.params_for(q.stack, seen.hardware.gpu.vendor, q.model)
-            ratio = tokens_per_s(hw, wl, params) / tokens_per_s(
-                seen.hardware, seen.workload, anchor_params
-            )
             decode_only = not seen.workload.end_to_end
-            covered = (
-                decode_tokens_per_s(hw, wl, params)
-                / decode_tokens_per_s(seen.hardware, seen.workload, anchor_params)
-                if decode_only
-                else ratio
+            # a benchmark's figure scales by figures counted its way: a closed loop's by
+            # closed-loop figures, a decode-only one by decoding capacity
+            as_measured = self._query_of(anchor)
+            ratio = self._figure(here, replace(q, closed_loop=not decode_only), params) / (
+                self._figure(there, as_measured, anchor_params)
             )
+            covered = ratio
+            if decode_only:
+                covered = _decode_tokens_per_s(here.step, params) / _decode_tokens_per_s(
+                    there.step, anchor_params
+                )
             near = Closeness(
                 measurement=anchor.id,
                 concurrency_log=log_distance(anchor.concurrency, q.concurrency),
                 context_log=log_distance(seen.workload.context_tokens, asked.context_tokens),
                 scaled_log=abs(math.log(covered)),
-                prefill_share=(
-                    prefill_share(hw, wl, decode_tokens_per_s(hw, wl, params), params)
-                    if decode_only
-                    else 0.0
-                ),
+                prefill_share=here.step.prefill_share(params) if decode_only else 0.0,
                 prompts_changed=anchor.spec_decode_acceptance != q.spec_decode_acceptance
                 or not (decode_only or _same_conditions(anchor, q)),
             )
             return self._result(
                 anchor.tokens_per_s * ratio,
                 q,
-                self._ttft(hw, asked, q),
+                self._ttft(here, q),
                 "anchored",
                 (anchor,),
                 near,
-                wl,
-                holds_model=holds,
+                here,
             )
 
         fitted_on = tuple(
@@ -378,33 +494,34 @@ class PerfEngine:
             if m.stack == q.stack and m.role == "calibration" and m.id not in self.excluded
         )
         result = self._result(
-            tokens_per_s(hw, wl, params),
+            self._figure(here, q, params),
             q,
-            self._ttft(hw, asked, q),
+            self._ttft(here, q),
             "model",
             (m for m in fitted_on if m.model == q.model),
             NOT_MEASURED,
-            wl,
-            holds_model=holds,
+            here,
         )
         return replace(result, fitted_on=fitted_on)
 
     def _carried(self, q: PerfQuery, stand_ins: list[Measurement]) -> Throughput:
         """The measured stand-in's answer, scaled by the roofline from its deployment to
-        this one (the same count of another GPU: its own fabric, memory and clocks)."""
+        this one (the same count of another GPU: its own fabric, memory and clocks, and
+        the layout the stack would run on each)."""
         nearest = min(
             stand_ins,
             key=lambda m: (not _same_conditions(m, q), log_distance(m.concurrency, q.concurrency)),
         )
-        there = replace(q, gpu=nearest.gpu)
-        source = self._answer(there, [m for m in stand_ins if m.gpu == nearest.gpu])
-        src_hw = self.hardware(there)
-        src_wl = replace(self.workload(there), concurrency=source.decoding, queued=source.queued)
-        src_params = self.calibration.params_for(q.stack, src_hw.gpu.vendor, q.model)
-        hw, asked = self.hardware(q), self.workload(q)
-        params = self.calibration.params_for(q.stack, hw.gpu.vendor, q.model)
-        wl, holds = self._admitted(hw, asked)
-        ratio = tokens_per_s(hw, wl, params) / tokens_per_s(src_hw, src_wl, src_params)
+        there_q = replace(q, gpu=nearest.gpu)
+        source = self._answer(there_q, [m for m in stand_ins if m.gpu == nearest.gpu])
+        src_hw = self.hardware(there_q)
+        src_wl = replace(self.workload(there_q), concurrency=source.decoding, queued=source.queued)
+        src_params = self.params(there_q, src_hw)
+        there = self.deployed(there_q, src_wl, admit_all=True)
+        hw = self.hardware(q)
+        params = self.params(q, hw)
+        here = self.deployed(q, self.workload(q))
+        ratio = self._figure(here, q, params) / self._figure(there, there_q, src_params)
         near = replace(
             source.closeness,
             base=source.method,
@@ -414,31 +531,60 @@ class PerfEngine:
         return self._result(
             source.output_tokens_per_s * ratio,
             q,
-            self._ttft(hw, asked, q),
+            self._ttft(here, q),
             "carried",
             source.measurements,
             near,
-            wl,
-            holds_model=holds,
+            here,
         )
 
-    def _admitted(self, hw: Hardware, wl: Workload) -> tuple[Workload, bool]:
-        """The batch as the KV cache admits it, and whether even one sequence fits."""
-        reserve = self.catalog.engine.runtime_reserve_fraction
-        longest = max_context_tokens(mean_context=wl.context_tokens, output_tokens=wl.output_tokens)
-        one = fits(hw, concurrency=1, max_context_tokens=longest, reserve_fraction=reserve)
-        return (admit(hw, wl, reserve), True) if one else (wl, False)
+    def _query_of(self, m: Measurement) -> PerfQuery:
+        """A measurement as the question it answers (a closed loop's, end to end)."""
+        e2e = m.phase == "end_to_end" and m.input_tokens is not None and m.output_tokens is not None
+        return PerfQuery(
+            model=m.model,
+            gpu=m.gpu,
+            gpus=m.gpus,
+            precision=m.precision,
+            stack=m.stack,
+            concurrency=m.concurrency,
+            spec_decode_acceptance=m.spec_decode_acceptance,
+            context_tokens=m.context_tokens,
+            input_tokens=m.input_tokens if e2e else None,
+            output_tokens=m.output_tokens if e2e else None,
+            kv_precision=m.kv_precision,
+            closed_loop=e2e,
+        )
 
-    def _ttft(self, hw: Hardware, wl: Workload, q: PerfQuery) -> float | None:
-        if q.input_tokens is None:
+    def _figure(self, here: Deployed, q: PerfQuery, params: StackParams) -> float:
+        """What the deployment yields for ``q``: its decoding capacity, or with
+        ``closed_loop`` the clients' answers over the time each waits for them."""
+        capacity = here.step.tokens_per_s(params)
+        wl = self.workload(q)
+        if not (q.closed_loop and wl.end_to_end) or not here.holds_model:
+            return capacity
+        assert wl.output_tokens is not None
+        ttft = self._ttft(here, q) or 0.0
+        per_token = 1.0 / here.step.per_user_tokens_per_s(params)
+        return wl.concurrency * wl.output_tokens / (ttft + (wl.output_tokens - 1) * per_token)
+
+    def _ttft(self, here: Deployed, q: PerfQuery) -> float | None:
+        if q.input_tokens is None or not here.holds_model:
             return None
-        params = self.calibration.params_for(q.stack, hw.gpu.vendor, q.model)
+        hw = here.step.rep.hw
+        params = self.params(q, hw)
         overhead = self.calibration.ttft_overhead_for(
             q.stack, q.model, self.catalog.engine.scheduling_overhead_s
         )
         # the first token waits for KV room: a queued request's wait is part of it
-        admitted = admit(hw, wl, self.catalog.engine.runtime_reserve_fraction)
-        return ttft_s(hw, admitted, params, overhead)
+        wl = self.workload(q)
+        admitted = admit(hw, here.layout, wl, self.catalog.engine.runtime_reserve_fraction)
+        s = (
+            here.step
+            if admitted == here.workload
+            else step(hw, here.layout, admitted, here.step.rep)
+        )
+        return ttft_s(s, params, overhead)
 
     def _result(
         self,
@@ -448,21 +594,25 @@ class PerfEngine:
         method: Method,
         rests_on: Iterable[Measurement],
         near: Closeness,
-        decoding: Workload,
-        *,
-        holds_model: bool = True,
+        here: Deployed,
     ) -> Throughput:
-        """``decoding``: the workload as it runs (the KV cache may admit fewer than
-        asked); each decoding sequence gets tps / its concurrency."""
+        """``here``: the deployment as it runs (the KV cache may admit fewer than asked);
+        each decoding sequence gets tps / its concurrency."""
         rests = tuple(rests_on)
         caveats: list[str] = []
         for m in rests:
             for c in m.caveats:
                 if c not in caveats:
                     caveats.append(c)
+        decoding = here.workload
+        per_user = tps / decoding.concurrency
+        if q.closed_loop and q.input_tokens is not None and here.holds_model:
+            # a closed loop's figure counts the clients' waits; per user is decode speed
+            params = self.params(q, here.step.rep.hw)
+            per_user *= here.step.tokens_per_s(params) / self._figure(here, q, params)
         return Throughput(
             output_tokens_per_s=tps,
-            per_user_tokens_per_s=tps / decoding.concurrency,
+            per_user_tokens_per_s=per_user,
             ttft_s=ttft,
             basis=BASIS[method],
             method=method,
@@ -472,8 +622,17 @@ class PerfEngine:
             closeness=near,
             decoding=decoding.concurrency,
             queued=decoding.queued,
-            holds_model=holds_model,
+            holds_model=here.holds_model,
+            layout=here.layout if here.holds_model else None,
         )
+
+
+def _decode_tokens_per_s(s: Step, params: StackParams) -> float:
+    """The deployment's tokens/s were its prompts prefilled elsewhere."""
+    from core.perf.roofline import period_with
+
+    wl = s.workload
+    return wl.concurrency * wl.spec_decode_acceptance / period_with(s.decode_only, params)
 
 
 def _same_conditions(m: Measurement, q: PerfQuery) -> bool:

@@ -108,27 +108,43 @@ def test_mxfp4_kimi_k3_fits_eight_b300s(ask):
     assert e.memory.min_gpus == 8
 
 
+def _fixed_step_s(engine, stack: str) -> tuple[float, float]:
+    """(fixed part of a batch-1 step, bandwidth efficiency) on the measured 16 GB300s: the
+    per-layer overhead and the collectives' latency, which no byte count scales."""
+    from core.perf.engine import PerfQuery
+
+    q = PerfQuery(
+        model="kimi-k3", gpu="gb300", gpus=16, precision="mxfp4", stack=stack, concurrency=1
+    )
+    here = engine.deployed(q)
+    params = engine.params(q, engine.hardware(q))
+    terms = here.step.decode
+    fixed = terms.layers * params.per_layer_step_overhead_s
+    latency = here.step.rep.all_reduce.fixed_s + here.step.rep.exposed.fixed_s
+    return fixed + params.exposed_communication * latency, params.bandwidth_efficiency
+
+
 def test_the_fused_path_halves_the_fixed_step_cost_and_raises_bandwidth_efficiency(engine):
-    """DESIGN.md's worked check: t_fixed ~8 -> ~4 ms, eta ~0.39 -> ~0.59 over 93 layers."""
-    before = engine.calibration.params_for("vllm", model="kimi-k3")
-    after = engine.calibration.params_for("vllm-k3-decode", model="kimi-k3")
-    t_before = 93 * before.per_layer_step_overhead_s
-    t_after = 93 * after.per_layer_step_overhead_s
-    assert 0.004 < t_before < 0.010 and 0.002 < t_after < 0.006
-    assert t_after < 0.7 * t_before
-    assert 0.3 < before.bandwidth_efficiency < 0.5 < after.bandwidth_efficiency < 0.75
+    """DESIGN.md's worked check fitted t_fixed ~8 -> ~4 ms and eta ~0.39 -> ~0.59 over 93
+    layers from the two batches alone. Fitted with the field's vLLM runs as the general
+    path's evidence and collectives costed from their messages, the fused path still
+    cuts the fixed part of a step by half or more and reads HBM faster (the write-up:
+    kernel fusion halves the kernel count, weight loading overlaps communication)."""
+    t_before, eta_before = _fixed_step_s(engine, "vllm")
+    t_after, eta_after = _fixed_step_s(engine, "vllm-k3-decode")
+    assert 0.003 < t_before < 0.010
+    assert t_after < 0.6 * t_before
+    assert 0.3 < eta_before < eta_after < 0.85
 
 
 def test_the_before_calibration_predicts_single_stream_on_eight_gpus_near_92(engine):
+    """DESIGN.md: the before-calibration predicts ~98 tokens/s single-stream on 8 GPUs
+    against the community benchmark's 92 (measured, so the answer itself is exact)."""
     from core.perf.engine import PerfQuery
-    from core.perf.roofline import tokens_per_s
 
     q = PerfQuery(
         model="kimi-k3", gpu="b300", gpus=8, precision="mxfp4", stack="vllm", concurrency=1
     )
-    predicted = tokens_per_s(
-        engine.hardware(q),
-        engine.workload(q),
-        engine.calibration.params_for("vllm", model="kimi-k3"),
-    )
-    assert predicted == pytest.approx(98, rel=0.15)
+    here = engine.deployed(q)
+    params = engine.calibration.params_for("vllm", model="kimi-k3")
+    assert here.step.tokens_per_s(params) == pytest.approx(98, rel=0.15)

@@ -16,7 +16,6 @@ import pytest
 
 from core.frontier import frontier
 from core.perf.engine import PerfQuery
-from core.perf.roofline import tokens_per_s
 from core.sizing import size
 from core.traffic import Traffic
 
@@ -30,7 +29,7 @@ def roofline_tokens_per_s(engine, gpu: str, stack: str, concurrency: int) -> flo
     )
     hw = engine.hardware(q)
     params = engine.calibration.params_for(stack, hw.gpu.vendor, "kimi-k3")
-    return tokens_per_s(hw, engine.workload(q), params)
+    return engine.deployed(q).step.tokens_per_s(params)
 
 
 # --- measured only where measured ---------------------------------------------------------

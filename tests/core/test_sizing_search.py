@@ -11,6 +11,7 @@ import core.sizing as sizing
 from core.catalog import Catalog, Gpu, Model, Source, Stack
 from core.perf.calibration import calibrate
 from core.perf.engine import PerfEngine, PerfQuery
+from core.perf.layouts import layout_kinds, replica_layouts
 from core.perf.memory import deployable_counts, fits
 from core.perf.roofline import max_context_tokens, mean_context_tokens
 from core.perf.validation import NO_BANDS
@@ -87,7 +88,8 @@ def catalog_of(gpu_list: list[Gpu], model: Model, packaged: Catalog) -> Catalog:
 
 
 def exhaustive(traffic: Traffic, engine: PerfEngine) -> dict[tuple[str, int], tuple[int, int]]:
-    """(gpu, gpus per replica) -> (largest SLA batch, replicas), trying every batch."""
+    """(gpu, gpus per replica) -> (largest SLA batch, replicas), trying every batch of
+    every layout the stack deploys on that many GPUs."""
     catalog = engine.catalog
     demand = resolve(traffic, catalog)
     mean_ctx = mean_context_tokens(
@@ -103,30 +105,37 @@ def exhaustive(traffic: Traffic, engine: PerfEngine) -> dict[tuple[str, int], tu
             if n > 8 * catalog.engine.max_replica_nodes:
                 break
             best = None
-            for batch in range(1, SMALL_BATCH + 1):
-                q = PerfQuery(
-                    model="m",
-                    gpu=gpu.id,
-                    gpus=n,
-                    precision="bf16",
-                    stack="s",
-                    concurrency=batch,
-                    input_tokens=traffic.input_tokens,
-                    output_tokens=demand.decoded_tokens
-                    if traffic.input_tokens is not None
-                    else None,
-                )
-                if not fits(
-                    engine.hardware(q),
-                    concurrency=batch,
-                    max_context_tokens=max_ctx,
-                    reserve_fraction=catalog.engine.runtime_reserve_fraction,
-                ):
-                    break
-                t = engine.throughput(q)
-                if t.per_user_tokens_per_s < demand.min_per_user_tokens_per_s:
-                    break
-                best = (batch, t.output_tokens_per_s)
+            kinds = layout_kinds(catalog.stacks.entries["s"], catalog.engine, demand.model)
+            for layout in replica_layouts(kinds, n, gpu.scale_up_domain_gpus):
+                at_sla = None
+                for batch in range(1, SMALL_BATCH + 1):
+                    q = PerfQuery(
+                        model="m",
+                        gpu=gpu.id,
+                        gpus=n,
+                        precision="bf16",
+                        stack="s",
+                        concurrency=batch,
+                        input_tokens=traffic.input_tokens,
+                        output_tokens=demand.decoded_tokens
+                        if traffic.input_tokens is not None
+                        else None,
+                        layout=layout,
+                    )
+                    if not fits(
+                        engine.hardware(q),
+                        layout,
+                        concurrency=batch,
+                        max_context_tokens=max_ctx,
+                        reserve_fraction=catalog.engine.runtime_reserve_fraction,
+                    ):
+                        break
+                    t = engine.throughput(q)
+                    if t.per_user_tokens_per_s < demand.min_per_user_tokens_per_s:
+                        break
+                    at_sla = (batch, t.output_tokens_per_s)
+                if at_sla is not None and (best is None or at_sla[1] > best[1]):
+                    best = at_sla
             if best is None:
                 continue
             batch, tps = best
