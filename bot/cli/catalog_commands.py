@@ -122,7 +122,7 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
         field: bool = typer.Option(
             False,
             "--field",
-            help="Judge the engine on the field's measurements instead (never calibrated on).",
+            help="Judge the engine on the field's measurements instead, each deployment held out.",
         ),
     ) -> None:
         """How well the engine predicts figures it did not see: by source, GPU family and
@@ -193,7 +193,7 @@ def _validate(
 def _validate_field(
     engine: PerfEngine, *, as_json: bool, baseline: Path | None, write: Path | None
 ) -> None:
-    """The engine, as built, on every field row: predictions only, nothing refitted."""
+    """The engine on every field row, each deployment asked of the engine refitted without it."""
     from core.perf.field_check import (
         METRICS,
         FieldBaseline,
@@ -279,6 +279,7 @@ def _dump_field(engine: PerfEngine, report: FieldReport) -> dict[str, object]:
     summary: dict[str, object] = {"overall": _field_group(report.overall)}
     summary |= {g: [_field_group(x) for x in report.groups[g]] for g in FIELD_GROUPINGS}
     return {
+        "held_out": report.held_out,
         "rows": report.rows,
         "asked": len(report.comparisons),
         "stacks": dict(report.stacks),

@@ -1,20 +1,23 @@
-"""The engine judged on the field's measurements, which it never calibrated on.
+"""The engine judged on the field's measurements, each deployment held out of its fit.
 
 AIConfigurator's silicon sample (``Catalog.field_measurements``) holds thousands of
-measured end-to-end runs the catalog does not calibrate on: a yardstick for how the
-engine transfers to deployments nobody gave it. Each row becomes the question a sales
-engineer would ask (model, GPU, GPU count, precision, the serving engine by name,
-concurrency, prompt and output lengths) and the engine's answer, as built, is compared
-with what was measured: aggregate output tokens/s, per-user tokens/s (1000 / TPOT)
-and time to first token, each against the one band the answer reports.
+measured end-to-end runs. Calibration fits each serving engine to them (``calibration``),
+so the check asks each deployment (one model on one GPU, every layout and load it ran)
+of the engine refitted without that deployment's rows: a yardstick for how the engine
+transfers to deployments nobody gave it. Each row becomes the question a sales engineer
+would ask (model, GPU, GPU count, precision, the serving engine by name, concurrency,
+prompt and output lengths) and the answer is compared with what was measured:
+aggregate output tokens/s, per-user tokens/s (1000 / TPOT) and time to first token,
+each against the one band the answer reports.
 
 A row the engine cannot ask about yet (disaggregated prefill and decode workers, a
 layout the question has no way to name, an engine the catalog has no stack for) is
 counted under its reason, never dropped. Each comparison keeps the layout the row ran
 (tensor, pipeline, attention-data and expert parallelism), which today's question does
-not carry, beside the parallelism the engine assumed in its place.
+not carry, beside the layout the engine chose in its place.
 
-Only predictions: nothing is refitted, so a report takes about a second.
+One refit of the field's fits per deployment (a few dozen, each a fraction of a
+second); ``held_out=False`` asks the engine as built instead, in about a second.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from core.catalog.field import FieldMeasurement, Worker
 from core.errors import InputError
 from core.perf.accuracy import GroupBaseline, Regression, worse
 from core.perf.engine import PerfEngine, PerfQuery, Throughput
+from core.perf.validation import without_field_rows
 
 Metric = Literal["aggregate", "per_user", "ttft"]
 METRICS: tuple[Metric, ...] = ("aggregate", "per_user", "ttft")
@@ -45,7 +49,7 @@ HELD: tuple[FieldGrouping, ...] = ("gpu_family",)
 LayoutKind = Literal["single GPU", "TP only", "EP", "attention DP", "PP"]
 
 Unexpressed = Literal[
-    "disaggregated", "pipeline-parallel", "attention-dp", "no-stack", "stack-does-not-serve"
+    "disaggregated", "no-stack", "stack-does-not-serve"
 ]
 """Why a row is not a question the engine takes yet, in the order they are tried."""
 
@@ -87,17 +91,15 @@ def question(catalog: Catalog, row: FieldMeasurement) -> PerfQuery | Unexpressed
     """The question a sales engineer would ask about the row, or why it cannot be asked.
 
     The stack is the engine's family stack (the row's own build is one the catalog
-    never calibrated); no speculative decoding (the sample records none); the KV cache
-    at the model's own precision (the sample does not say); concurrency is the row's
-    closed-loop client count, which is its batch in all but a few dozen rows.
+    never calibrated); no layout (the engine picks the best its stack deploys, as it
+    does for a sales engineer, attention data parallelism included); no speculative
+    decoding (the sample records none); the KV cache the stack keeps (the sample does
+    not say); concurrency is the row's closed-loop client count, which is its batch in
+    all but a few dozen rows.
     """
     worker = decoding_worker(row)
     if row.mode == "disagg":
         return "disaggregated"
-    if worker.pp > 1:
-        return "pipeline-parallel"
-    if worker.attention_dp > 1:
-        return "attention-dp"
     stack = family_stack(catalog, row)
     if stack is None:
         return "no-stack"
@@ -214,6 +216,8 @@ class FieldReport:
     """The whole field check: every comparison, every row left unasked, and their
     accuracy overall and by stack, GPU family, model, layout and mode."""
 
+    held_out: bool
+    """Each deployment judged by the engine refitted without its rows (else as built)."""
     comparisons: tuple[FieldComparison, ...]
     unasked: tuple[Unasked, ...]
     overall: FieldGroup
@@ -244,19 +248,37 @@ def compare(engine: PerfEngine, row: FieldMeasurement, query: PerfQuery) -> Fiel
     )
 
 
-def field_check(engine: PerfEngine, rows: Iterable[FieldMeasurement] | None = None) -> FieldReport:
-    """Every field row (the catalog's, unless ``rows`` says) asked of ``engine`` as built."""
+def field_check(
+    engine: PerfEngine,
+    rows: Iterable[FieldMeasurement] | None = None,
+    *,
+    held_out: bool = True,
+) -> FieldReport:
+    """Every field row (the catalog's, unless ``rows`` says) asked of ``engine``.
+
+    ``held_out``: each deployment's rows (one model on one GPU) are asked of the engine
+    refitted without them, so a figure is judged by what the rest of the field taught
+    the engine; otherwise the engine as built answers, having fitted them.
+    """
     catalog = engine.catalog
     compared: list[FieldComparison] = []
     unasked: list[Unasked] = []
     stacks: dict[str, str] = {}
+    asked_rows: dict[tuple[str, str], list[tuple[FieldMeasurement, PerfQuery]]] = defaultdict(list)
     for row in catalog.field_measurements() if rows is None else rows:
         asked = question(catalog, row)
         if isinstance(asked, PerfQuery):
             stacks[row.backend] = asked.stack
-            compared.append(compare(engine, row, asked))
+            asked_rows[deployment_of(row)].append((row, asked))
         else:
             unasked.append(Unasked(row, asked))
+    every: dict[tuple[str, str], set[str]] = defaultdict(set)
+    if held_out:
+        for row in catalog.field_measurements():
+            every[deployment_of(row)].add(row.id)
+    for key, pairs in asked_rows.items():
+        judge = without_field_rows(engine, every[key]) if held_out else engine
+        compared.extend(compare(judge, row, query) for row, query in pairs)
     if not compared and not unasked:
         raise ValueError("no field rows to check")
     keyers = _keyers(catalog)
@@ -273,12 +295,19 @@ def field_check(engine: PerfEngine, rows: Iterable[FieldMeasurement] | None = No
             summarise(key, name_of(key), mine[key], left[key]) for key in sorted({*mine, *left})
         )
     return FieldReport(
+        held_out=held_out,
         comparisons=tuple(compared),
         unasked=tuple(unasked),
         overall=summarise("overall", "overall", compared, unasked),
         groups=groups,
         stacks=dict(sorted(stacks.items())),
     )
+
+
+def deployment_of(row: FieldMeasurement) -> tuple[str, str]:
+    """What the field check holds out together: one model on one GPU, every layout,
+    stack and load it ran (what a sales engineer asks about a deployment nobody measured)."""
+    return row.model, row.gpu
 
 
 Keyer = tuple[Callable[[FieldMeasurement], str], Callable[[str], str]]

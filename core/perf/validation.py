@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from core.catalog import Catalog, Measurement
 from core.perf.accuracy import source_key
-from core.perf.calibration import Calibration, calibrate
+from core.perf.calibration import Calibration, calibrate, fit_field
 from core.perf.engine import Check, ErrorBands, PerfEngine, PerfQuery
 
 __all__ = [
@@ -52,6 +52,7 @@ def query_for(m: Measurement) -> PerfQuery:
         input_tokens=m.input_tokens if e2e else None,
         output_tokens=m.output_tokens if e2e else None,
         kv_precision=m.kv_precision,
+        closed_loop=e2e,
     )
 
 
@@ -293,6 +294,21 @@ def build_engine(catalog: Catalog) -> PerfEngine:
         one_out=tuple(one_out),
         deployment_out=tuple(deployment_out),
         source_out=tuple(source_out),
+    )
+
+
+def without_field_rows(engine: PerfEngine, rows: Iterable[str]) -> PerfEngine:
+    """``engine`` refitted as if the field had never measured ``rows`` (ids): the field's
+    fits without them, the catalog's stacks re-tethered to those fits, the same bands.
+    The catalog's figures never inform the field's fits, so nothing else moves."""
+    catalog = engine.catalog
+    full = engine.calibration
+    field_fit = fit_field(catalog, exclude=frozenset(rows), warm=full.field_fit)
+    return PerfEngine(
+        catalog=catalog,
+        calibration=calibrate(catalog, warm=full, field_fit=field_fit),
+        bands=engine.bands,
+        excluded=engine.excluded,
     )
 
 

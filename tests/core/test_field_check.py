@@ -1,6 +1,6 @@
-"""The engine judged on the field's measured runs it never calibrated on: every row asked
-as the question a sales engineer would ask, or counted under the reason it cannot be
-yet, and a committed baseline no change to the engine may quietly fall below.
+"""The engine judged on the field's measured runs, each deployment held out of its fit:
+every row asked as the question a sales engineer would ask, or counted under the reason
+it cannot be yet, and a committed baseline no change to the engine may quietly fall below.
 
 The rows are AIConfigurator 0.12's silicon sample (core/data/field, Apache-2.0).
 """
@@ -16,13 +16,14 @@ import yaml
 from core.catalog import Catalog
 from core.catalog.field import FieldMeasurement
 from core.perf.accuracy import MEDIAN_TOLERANCE
-from core.perf.engine import ErrorBands, PerfEngine
+from core.perf.engine import ErrorBands, PerfEngine, PerfQuery
 from core.perf.field_check import (
     FIELD_GROUPINGS,
     METRICS,
     FieldBaseline,
     FieldReport,
     Unasked,
+    deployment_of,
     field_baseline_of,
     field_check,
     field_regressions,
@@ -30,6 +31,7 @@ from core.perf.field_check import (
     question,
     summarise,
 )
+from core.perf.validation import without_field_rows
 
 BASELINE = Path(__file__).parent.parent / "data" / "field-baseline.yaml"
 REWRITE = "leasewise catalog validate --field --write-baseline tests/data/field-baseline.yaml"
@@ -38,6 +40,12 @@ REWRITE = "leasewise catalog validate --field --write-baseline tests/data/field-
 @pytest.fixture(scope="session")
 def report(engine: PerfEngine) -> FieldReport:
     return field_check(engine)
+
+
+@pytest.fixture(scope="session")
+def built(engine: PerfEngine) -> FieldReport:
+    """The field asked of the engine as built, which fitted every row."""
+    return field_check(engine, held_out=False)
 
 
 def _row(catalog: Catalog, **wanted: object) -> FieldMeasurement:
@@ -83,18 +91,15 @@ def test_disaggregated_rows_are_not_asked_until_the_engine_takes_prefill_and_dec
     assert question(catalog, row) == "disaggregated"
 
 
-def test_attention_data_parallel_rows_are_not_asked_until_the_question_carries_a_layout(
-    catalog, report
+@pytest.mark.parametrize("layout", [{"attention_dp": 4}, {"tp": 4, "pp": 2}])
+def test_a_row_of_any_aggregated_layout_is_asked_and_the_engine_picks_its_own(
+    catalog, report, layout
 ):
-    row = _row(catalog, mode="agg", attention_dp=4)
-    assert question(catalog, row) == "attention-dp"
+    row = _with_layout(_row(catalog, mode="agg", tp=8, attention_dp=1), **layout)
+    asked = question(catalog, row)
+    assert isinstance(asked, PerfQuery) and asked.layout is None
     dp = next(g for g in report.groups["layout"] if g.key == "attention DP")
-    assert dp.rows == dp.unasked > 0
-
-
-def test_a_pipeline_parallel_layout_is_not_asked(catalog):
-    row = _with_layout(_row(catalog, mode="agg", tp=8, attention_dp=1), tp=4, pp=2)
-    assert question(catalog, row) == "pipeline-parallel"
+    assert dp.rows > dp.unasked
 
 
 def test_an_engine_the_catalog_has_no_stack_for_is_not_asked(catalog):
@@ -125,8 +130,8 @@ def test_a_row_becomes_the_question_a_sales_engineer_would_ask(catalog, backend,
     assert q.spec_decode_acceptance == 1.0 and q.kv_precision is None
 
 
-def test_each_comparison_is_the_engines_own_answer_against_the_measurement(engine, report):
-    for c in report.comparisons[::97]:
+def test_each_comparison_is_the_engines_own_answer_against_the_measurement(engine, built):
+    for c in built.comparisons[::97]:
         answer = engine.throughput(c.query)
         assert c.measured("per_user") == pytest.approx(1000 / c.row.tpot_ms)
         assert c.measured("ttft") == pytest.approx(c.row.ttft_ms / 1000)
@@ -141,6 +146,26 @@ def test_each_comparison_is_the_engines_own_answer_against_the_measurement(engin
             error = c.predicted(m) / c.measured(m) - 1
             assert c.relative_error(m) == pytest.approx(error)
             assert c.inside_band(m) == (abs(error) <= answer.error_band)
+
+
+def test_a_deployment_is_judged_by_the_engine_refitted_without_its_rows(engine, report):
+    c = report.comparisons[len(report.comparisons) // 2]
+    rows = {
+        r.id
+        for r in engine.catalog.field_measurements()
+        if deployment_of(r) == deployment_of(c.row)
+    }
+    judge = without_field_rows(engine, rows)
+    assert judge.calibration.field_fit != engine.calibration.field_fit
+    assert c.answer == judge.throughput(c.query)
+    assert c.answer != engine.throughput(c.query)
+
+
+def test_a_deployment_held_out_is_answered_worse_than_one_fitted(report, built):
+    assert report.held_out and not built.held_out
+    for metric in METRICS:
+        held, fitted = report.overall.metrics[metric], built.overall.metrics[metric]
+        assert (held.median_error or 0) > (fitted.median_error or 0), metric
 
 
 def test_each_comparison_keeps_the_layout_the_row_ran_beside_the_one_the_engine_assumed(
