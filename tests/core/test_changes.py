@@ -128,12 +128,13 @@ def test_a_b300_quote_moves_by_figures_estimated_from_the_gb300_write_up(
     engine, batch, before, cut
 ):
     """The leased B300 spans two NVLink domains of 8: dearer per token than the GB300s
-    measured, and its move is an estimate, about as deep as the write-up's."""
+    measured, and its move is an estimate, about as deep as the write-up's (within ten
+    points: each stack's layout crosses the two domains differently)."""
     move = reprice(k3(batch, gpu="b300"), engine, before=SINCE, after=UNTIL)
     assert move.error is None and move.gpu == "b300"
     assert move.usd_per_million_before is not None and move.usd_per_million_before > before
     assert move.basis_after == "estimated" and (move.error_band_after or 0) > 0
-    assert move.relative_change == pytest.approx(cut, abs=0.05)
+    assert move.relative_change == pytest.approx(cut, abs=0.1)
     assert not move.regression and is_material(move, **DEFAULTS)
 
 
