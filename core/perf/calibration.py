@@ -973,9 +973,7 @@ def _moved(
     """``model``'s parameters moved by the stack's departure from its engine's fit (each
     a ratio, so log-additive), kept within the fits' physical bounds."""
     low, high = _bounds(engine)
-    moved = (
-        np.log(model.as_vector()) + np.log(stack.as_vector()) - np.log(engine_fit.as_vector())
-    )
+    moved = np.log(model.as_vector()) + np.log(stack.as_vector()) - np.log(engine_fit.as_vector())
     return _params(np.clip(moved, low, high))
 
 

@@ -48,9 +48,7 @@ HELD: tuple[FieldGrouping, ...] = ("gpu_family",)
 
 LayoutKind = Literal["single GPU", "TP only", "EP", "attention DP", "PP"]
 
-Unexpressed = Literal[
-    "disaggregated", "no-stack", "stack-does-not-serve"
-]
+Unexpressed = Literal["disaggregated", "no-stack", "stack-does-not-serve"]
 """Why a row is not a question the engine takes yet, in the order they are tried."""
 
 Unanswered = Literal["does-not-fit"]
