@@ -179,6 +179,17 @@ def delete(session: Session, quote_id: int, *, workspace_id: str) -> StoredQuote
     return gone
 
 
+def names(session: Session, *, workspace_id: str | None = None) -> list[str]:
+    """The saved quotes' names (of one workspace, or all), newest first, each once.
+
+    Only the names are read, no question is decoded: what a "did you mean" needs.
+    """
+    query = select(Quote.name).order_by(Quote.created_at.desc(), Quote.id.desc())
+    if workspace_id is not None:
+        query = query.where(Quote.workspace_id == workspace_id)
+    return list(dict.fromkeys(session.scalars(query)))
+
+
 def workspaces(session: Session) -> list[str]:
     """Every workspace with a saved quote (operators preview digests workspace by workspace)."""
     return list(session.scalars(select(Quote.workspace_id).distinct().order_by(Quote.workspace_id)))

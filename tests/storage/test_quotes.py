@@ -286,6 +286,20 @@ def test_recent_lists_a_workspaces_quotes_newest_first_up_to_the_limit(session, 
     ]
 
 
+def test_names_are_a_workspaces_or_every_workspaces_newest_first_each_once(
+    session, scenario, answer
+):
+    clock = Clock()
+    for name, workspace in [("oldest", "T1"), ("shared", "T2"), ("newest", "T1")]:
+        save(session, scenario, answer, name=name, workspace_id=workspace, clock=clock)
+        clock.advance(hours=1)
+    save(session, scenario, answer, name="shared", workspace_id="T1", clock=clock)
+
+    assert quotes.names(session, workspace_id="T1") == ["shared", "newest", "oldest"]
+    assert quotes.names(session, workspace_id="T3") == []
+    assert quotes.names(session) == ["shared", "newest", "oldest"]
+
+
 def test_delete_removes_the_quote_and_says_what_it_was(session, scenario, answer):
     saved = save(session, scenario, answer)
 
