@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
@@ -27,6 +27,9 @@ from core.traffic import Traffic
 from storage import threads
 from storage.errors import NotFound, StorageError
 
+if TYPE_CHECKING:
+    from bot.render.document import Attachment
+
 MAX_VALUE_CHARS = 2000
 """Slack's limit on a button's value; a question that does not fit gets no buttons."""
 DEFAULT_TOP = 3
@@ -39,13 +42,18 @@ EXAMPLES = {
 
 @dataclass(frozen=True)
 class Reply:
-    """A template and its context; ``question`` is what the answer answered, if any."""
+    """A template and its context; ``question`` is what the answer answered, if any.
+
+    ``file`` is a file the reply hands over (a quote's PDF): Slack uploads it where the
+    reply goes, the template's text its comment; the console writes it to a local file.
+    """
 
     template: str
     context: dict[str, Any]
     ephemeral: bool = False
     question: Question | None = None
     notes: dict[str, list[str]] = field(default_factory=dict)
+    file: Attachment | None = None
 
 
 def answer(

@@ -314,6 +314,7 @@ def realistic(
         },
         "prices": {"lines": [PRICE_LINE]},
         "followup_none": {"understood": []},
+        "quote_document_posted": {"quote": quote(cost), "user_id": "U1"},
         "home": {
             "quotes": [quote(cost), quote(sizing, 2)],
             "subscriptions": [subscription(1)],
@@ -423,6 +424,7 @@ def extreme(
             * 300
         },
         "followup_none": {"understood": many},
+        "quote_document_posted": {"quote": quotes[1], "user_id": "U" + "7" * 20},
         "home": {
             "quotes": quotes,
             "subscriptions": subscriptions,
@@ -547,6 +549,7 @@ MESSAGE_NAMES = sorted(
         "audit_list",
         "prices",
         "followup_none",
+        "quote_document_posted",
     ]
 )
 
@@ -578,7 +581,14 @@ def test_view_fits_slack(
 
 def test_hostile_text_is_shown_escaped(renderer: Renderer, extreme: dict[str, Any]) -> None:
     """Escaped, not dropped: the reader still sees what was typed."""
-    for name in ("estimate", "quote_saved", "needs_more", "error", "followup_none"):
+    for name in (
+        "estimate",
+        "quote_saved",
+        "needs_more",
+        "error",
+        "followup_none",
+        "quote_document_posted",
+    ):
         assert HOSTILE_ESCAPED in everything(renderer.message(name, **extreme[name])), name
 
 
