@@ -3,6 +3,9 @@
 Three ways out: a response_url (a command's or a click's: ephemeral or in
 channel, no bot membership needed), a post in a thread, and a direct message.
 Overflow (more than one message's worth of blocks) follows in the same place.
+A reply that hands over a file (``Reply.file``, a quote's PDF) is uploaded with
+files_upload_v2 instead, its text the file's comment: a file cannot be private, so
+it goes to the conversation (the thread, when the reply is in one).
 
 Every call to Slack that a listener makes goes through the ``Courier``: a pool
 of ``COURIER_THREADS`` threads that only ever wait on Slack, so a response_url
@@ -38,6 +41,7 @@ from slack_sdk.http_retry.handler import RetryHandler
 from slack_sdk.webhook import WebhookClient, WebhookResponse
 
 from bot.conversation import Reply
+from bot.render.document import Attachment
 from bot.render.renderer import Message, Renderer
 
 RESPONSE_URL_TIMEOUT_S = 30
@@ -163,6 +167,41 @@ def post_in_thread(
             channel=channel, thread_ts=thread_ts or ts, text=more.text, blocks=more.blocks
         )
     return ts
+
+
+def upload(
+    client: WebClient,
+    file: Attachment,
+    comment: Message,
+    *,
+    channel: str,
+    thread_ts: str | None,
+) -> None:
+    """A reply's file in the channel (in the thread if ``thread_ts``), the reply's text
+    as its comment; a bot not in the channel is refused (``not_in_channel``)."""
+    client.files_upload_v2(
+        channel=channel,
+        thread_ts=thread_ts,
+        content=file.content,
+        filename=file.filename,
+        title=file.title,
+        initial_comment=comment.text,
+    )
+
+
+def send_in_thread(
+    client: WebClient,
+    message: Message,
+    *,
+    file: Attachment | None,
+    channel: str,
+    thread_ts: str | None,
+) -> None:
+    """A reply in a thread: its file uploaded there if it has one, else posted."""
+    if file is not None:
+        upload(client, file, message, channel=channel, thread_ts=thread_ts)
+    else:
+        post_in_thread(client, message, channel=channel, thread_ts=thread_ts)
 
 
 def direct_message(client: WebClient, message: Message, *, user: str) -> None:

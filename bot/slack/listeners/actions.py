@@ -21,7 +21,15 @@ from bot.commands.answers import compare_reply
 from bot.conversation import Reply, answer_question, decode_question, start_thread
 from bot.render.charts import cost_chart, growth_chart
 from bot.services import Services
-from bot.slack.delivery import Courier, Respond, Way, post_in_thread, render, respond_with
+from bot.slack.delivery import (
+    Courier,
+    Respond,
+    Way,
+    post_in_thread,
+    render,
+    respond_with,
+    send_in_thread,
+)
 from bot.slack.listeners.views import quote_modal, team_of
 from core.curves import cost_curve, growth_curve
 from core.errors import InputError
@@ -104,12 +112,17 @@ def _clicked(work: Callable[[dict[str, Any]], Send], courier: Courier) -> Callab
 
 
 def _answer_click(services: Services, body: dict[str, Any], reply: Reply) -> Send:
+    """In the click's thread; privately if the click was on a private answer, except a
+    file, which cannot be private: it goes to the channel."""
     message = render(services.renderer, reply)
     container = body.get("container", {})
-    if container.get("is_ephemeral") or "message" not in body:
+    private = container.get("is_ephemeral") or "message" not in body
+    if private and reply.file is None:
         return lambda way: respond_with(way.respond, message, ephemeral=True)
     channel, thread_ts = _where(body)
-    return lambda way: post_in_thread(way.client, message, channel=channel, thread_ts=thread_ts)
+    return lambda way: send_in_thread(
+        way.client, message, file=reply.file, channel=channel, thread_ts=thread_ts
+    )
 
 
 def _value(body: dict[str, Any]) -> str:

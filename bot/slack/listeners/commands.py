@@ -2,7 +2,8 @@
 
 Answers start private (ephemeral) with a "Share in channel" button, so a sales
 engineer can try numbers before showing them; a new digest subscription is
-announced in the channel it concerns.
+announced in the channel it concerns, and a file (``/lease quote pdf``) is
+uploaded to the channel the command was typed in.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from slack_sdk.errors import SlackApiError
 from bot.commands import dispatch
 from bot.commands.admin import ADD_MODAL
 from bot.services import Caller, Services
-from bot.slack.delivery import Courier, Respond, Way, render, respond_with
+from bot.slack.delivery import Courier, Respond, Way, render, respond_with, upload
 
 IN_CHANNEL = frozenset({"digest_subscribed", "digest_unsubscribed"})
 """Said in the channel, not privately; each also changes the digest schedule."""
@@ -60,6 +61,10 @@ def answer(
     if reply.template in IN_CHANNEL:
         services.subscriptions_changed()
     message = render(services.renderer, reply)
+    file = reply.file
+    if file is not None:
+        channel = caller.channel_id or ""
+        return lambda way: upload(way.client, file, message, channel=channel, thread_ts=None)
     ephemeral = reply.template not in IN_CHANNEL
     return lambda way: respond_with(way.respond, message, ephemeral=ephemeral)
 

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from bot.conversation import Reply, answer, follow_up, start_thread
 from bot.services import Services
-from bot.slack.delivery import Courier, Respond, Way, post_in_thread, render
+from bot.slack.delivery import Courier, Respond, Way, render, send_in_thread
 from core.perf.engine import PerfEngine
 from storage import events as processed
 from storage.threads import ThreadKey
@@ -107,10 +107,11 @@ def _handle(services: Services, courier: Courier, way: Way, text: str, act: Act)
         message = None if reply is None else render(services.renderer, reply)
     # Committed before posting: the post may wait out a 429 for many seconds, and on
     # SQLite an open transaction would hold every other writer back that long.
-    if message is not None:
+    if reply is not None and message is not None:
+        file = reply.file
         courier.send(
-            lambda: post_in_thread(
-                way.client, message, channel=key.channel_id, thread_ts=key.thread_ts
+            lambda: send_in_thread(
+                way.client, message, file=file, channel=key.channel_id, thread_ts=key.thread_ts
             ),
             way,
         )

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from pypdf import PdfReader
 
 from core.estimate import estimate
 from core.perf.engine import PerfEngine
@@ -191,3 +194,70 @@ def test_digest_subscribe_defaults_to_the_subscribers_slack_time_zone_and_is_ann
     assert body["response_type"] == "in_channel"
     assert "Asia/Tokyo" in all_text(body)
     assert slack.calls_to("users.info")[0].body["user"] == "U0SALES"
+
+
+# --- /lease quote pdf: the document, uploaded to the channel -------------------------
+
+
+SAVE_ACME = 'quote save acme-q3 customer="Acme Corp" Kimi K3 on 16x B300, batch 64, $5/GPU-hour'
+
+
+def test_quote_pdf_uploads_a_pdf_saying_what_quote_show_says(
+    poster: SignedPoster, slack: FakeSlack, finished: Callable[[], None]
+) -> None:
+    answer_to(poster, slack, SAVE_ACME, name="save")
+    shown = all_text(answer_to(poster, slack, "quote show acme-q3", name="show"))
+    monthly = re.search(r"\$[\d,]+/month", shown)
+    assert monthly is not None and "16x B300" in shown
+
+    response = poster.command(
+        "quote pdf acme-q3", user_id="U0SALES", response_url=slack.response_url("pdf")
+    )
+
+    assert response.status_code == 200 and response.text == ""
+    complete = slack.wait_for("files.completeUploadExternal", timeout=15)[0].body
+    assert complete["channel_id"] == "C0DEALS" and not complete.get("thread_ts")
+    assert complete["initial_comment"].startswith(
+        "<@U0SALES> attached the quote document for acme-q3"
+    )
+    [upload] = slack.calls_to("files.getUploadURLExternal")
+    assert upload.body["filename"] == "acme-q3.pdf"
+    (pdf,) = slack.uploads.values()
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    assert "Acme Corp" in text and "16x B300" in text
+    assert monthly.group(0).removesuffix("/month") in text
+    finished()
+    assert slack.calls_to("response_url:pdf") == []  # the upload is the answer
+
+
+def test_quote_pdf_where_the_bot_is_not_a_member_says_how_to_invite_it(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    answer_to(poster, slack, SAVE_ACME, name="save")
+    slack.fail_next("files.completeUploadExternal", error="not_in_channel")
+
+    reply = answer_to(poster, slack, "quote pdf acme-q3", name="pdf")
+
+    assert reply["response_type"] == "ephemeral" and "/invite" in reply["text"]
+
+
+def test_quote_pdf_without_a_name_asks_which_quote_privately(
+    poster: SignedPoster, slack: FakeSlack, finished: Callable[[], None]
+) -> None:
+    reply = answer_to(poster, slack, "quote pdf", name="pdf")
+
+    assert reply["response_type"] == "ephemeral"
+    assert "which quote?" in all_text(reply) and "/lease quote pdf acme-q3" in all_text(reply)
+    finished()
+    assert slack.calls_to("files.getUploadURLExternal") == []
+
+
+def test_quote_pdf_of_an_unknown_name_suggests_the_closest(
+    poster: SignedPoster, slack: FakeSlack
+) -> None:
+    answer_to(poster, slack, SAVE_ACME, name="save")
+
+    reply = answer_to(poster, slack, "quote pdf acme-q4", name="pdf")
+
+    assert reply["response_type"] == "ephemeral"
+    assert "did you mean `/lease quote pdf acme-q3`?" in reply["text"]
