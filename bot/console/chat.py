@@ -3,17 +3,22 @@
 Type ``/lease ...`` for a command, ``@leasewise ...`` to start a thread, and
 anything else as a follow-up in the current thread ("what about H200?",
 "undo"). The replies are the same templates Slack gets, as their plain-text
-fallback; quotes, threads and subscriptions land in the same database. With
-stdin not a terminal, each line is read as one message, so a script can drive it.
+fallback; quotes, threads and subscriptions land in the same database. A reply
+that Slack would upload a file with (``/lease quote pdf``) writes the file into
+the console's folder (the current directory for ``leasewise chat``) and says
+where. With stdin not a terminal, each line is read as one message, so a script
+can drive it.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from bot.commands import dispatch
 from bot.conversation import Reply, answer, error_reply, follow_up, start_thread
+from bot.render.document import Attachment
 from bot.services import Caller, Services
 from core.errors import InputError
 from storage.errors import StorageError
@@ -26,8 +31,10 @@ PROMPT = "you> "
 class Console:
     """One channel, one user, one thread at a time: enough to try every reply."""
 
-    def __init__(self, services: Services, *, user: str = USER) -> None:
+    def __init__(self, services: Services, *, user: str = USER, files: Path | None = None) -> None:
+        """``files``: the folder a reply's file is written to (default: the current one)."""
         self._services = services
+        self._files = files
         self._caller = Caller(WORKSPACE, CHANNEL, user, timezone="UTC")
         self._ts = (f"{1_700_000_000 + n}.000100" for n in itertools.count())
         self._thread: ThreadKey | None = None
@@ -48,9 +55,29 @@ class Console:
             reply = self._follow_up(line)
         if reply is None:
             return None
+        renderer = self._services.renderer
         if reply.template.endswith("_modal"):
-            return self._services.renderer.text("console_form")
-        return self._services.renderer.message(reply.template, **reply.context).console_text()
+            return renderer.text("console_form")
+        said = renderer.message(reply.template, **reply.context).console_text()
+        if reply.file is None:
+            return said
+        return f"{said}\n\n{self._write(reply.file)}"
+
+    def _write(self, file: Attachment) -> str:
+        """Write a reply's file into the console's folder; what to say about it."""
+        renderer = self._services.renderer
+        path = ((self._files or Path.cwd()) / file.filename).absolute()
+        try:
+            path.write_bytes(file.content)
+        except OSError as exc:
+            return renderer.message(
+                "error",
+                message=f"cannot write {path}: {exc.strerror}",
+                field=None,
+                hint="start leasewise chat in a folder you can write to",
+            ).console_text()
+        size = len(file.content)
+        return renderer.text("file_written", title=file.title, path=str(path), size=size)
 
     def _new_thread(self, text: str) -> Reply:
         key = ThreadKey(WORKSPACE, CHANNEL, next(self._ts))
@@ -79,9 +106,11 @@ def run(
     interactive: bool,
     database: str,
     from_run: bool = False,
+    files: Path | None = None,
 ) -> None:
-    """Answer ``lines`` one by one; ``database`` says where quotes and threads are kept."""
-    console = Console(services)
+    """Answer ``lines`` one by one; ``database`` says where quotes and threads are kept,
+    ``files`` where a reply's file is written (default: the current directory)."""
+    console = Console(services, files=files)
     write(services.renderer.text("console_welcome", database=database, run=from_run))
     for line in lines:
         if line.strip().lower() in ("quit", "exit", ":q"):
