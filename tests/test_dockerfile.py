@@ -324,3 +324,43 @@ def test_installed_package_ships_the_catalog_data(installed_image: InstalledImag
     location, count = result.stdout.split()
     assert "site-packages" in location, f"core imported from {location}, not the installed wheel"
     assert int(count) > 0, "core/data/*.yaml is missing from the installed package"
+
+
+@pytest.mark.slow
+def test_installed_package_writes_a_quotes_pdf_in_its_embedded_font(
+    installed_image: InstalledImage, tmp_path: Path, warm_cache: None
+) -> None:
+    """The image's `leasewise quote export` finds the DejaVu Sans that matplotlib ships
+    (no system font is installed) and the document template: the PDF opens, embeds the
+    font, and draws a name Latin-1 cannot."""
+    from pypdf import PdfReader
+
+    env = {**installed_image.env, "DATABASE_URL": f"sqlite:///{tmp_path / 'data.db'}"}
+    leasewise = str(installed_image.bin / "leasewise")
+    save = '/lease quote save acme-q3 customer="Ωmega Zoë" Kimi K3 on 16x B300, batch 64, $5/hr\n'
+    saved = subprocess.run(
+        [leasewise, "chat"],
+        input=save,
+        env=env,
+        cwd=installed_image.cwd,
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT_S,
+        check=False,
+    )
+    assert saved.returncode == 0 and "Saved quote acme-q3" in saved.stdout, saved.stderr
+
+    pdf = tmp_path / "acme-q3.pdf"
+    exported = run(
+        [leasewise, "quote", "export", "acme-q3", "-o", str(pdf)],
+        env=env,
+        cwd=installed_image.cwd,
+        timeout=RUN_TIMEOUT_S,
+    )
+
+    assert exported.returncode == 0, exported.stdout + exported.stderr
+    reader = PdfReader(pdf)
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    assert "Ωmega Zoë" in text and "16x B300" in text
+    fonts = reader.pages[0]["/Resources"]["/Font"]
+    assert any("DejaVu" in str(font.get_object()["/BaseFont"]) for font in fonts.values())

@@ -1,4 +1,4 @@
-"""The ``leasewise`` command: estimate, compare, size, frontier, catalog and the worked demo.
+"""The ``leasewise`` command: estimate, compare, size, frontier, catalog, quotes and the demo.
 
 Start-up is part of the product: the container's health check and every one-shot
 command pay for whatever this module and the command modules import. So they
@@ -22,6 +22,7 @@ from bot.cli import (
     estimate_commands,
     feed_commands,
     parse_commands,
+    quote_commands,
     sizing_commands,
     slack_commands,
 )
@@ -81,5 +82,6 @@ def build_cli() -> typer.Typer:
     feed_commands.register(cli, load_engine)
     cli.add_typer(feed_commands.build_digest(load_engine), name="digest")
     cli.add_typer(catalog_commands.build(load_engine), name="catalog")
+    cli.add_typer(quote_commands.build(load_engine), name="quote")
     cli.add_typer(db_commands.build(), name="db")
     return cli
