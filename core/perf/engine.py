@@ -360,9 +360,7 @@ class PerfEngine:
         best: Deployed | None = None
         best_tps = -1.0
         for layout in self.layouts(q):
-            one = admit_all or fits(
-                hw, layout, concurrency=1, max_context_tokens=longest, reserve_fraction=reserve
-            )
+            one = admit_all or self._holds_one(q, hw, layout, longest)
             admitted = wl if admit_all or not one else admit(hw, layout, wl, reserve)
             s = step(hw, layout, admitted, self._replica(q, hw, layout))
             tps = s.tokens_per_s(params) if one else 0.0
@@ -375,6 +373,21 @@ class PerfEngine:
             best = Deployed(layout, step(hw, layout, wl), admit_all)
         return best
 
+    def _holds_one(self, q: PerfQuery, hw: Hardware, layout: Layout, longest: int) -> bool:
+        """Whether one replica of ``layout`` holds the weights and one sequence this long."""
+        key = ("one", q.model, q.gpu, q.gpus, q.precision, q.stack, q.kv_precision, layout, longest)
+        found = self._memo.get(key)
+        if found is None:
+            found = fits(
+                hw,
+                layout,
+                concurrency=1,
+                max_context_tokens=longest,
+                reserve_fraction=self.catalog.engine.runtime_reserve_fraction,
+            )
+            self._memo[key] = found
+        return bool(found)
+
     def _replica(self, q: PerfQuery, hw: Hardware, layout: Layout) -> Replica:
         key = ("replica", q.model, q.gpu, q.gpus, q.precision, q.stack, q.kv_precision, layout)
         found = self._memo.get(key)
@@ -386,7 +399,16 @@ class PerfEngine:
 
     def observed(self, m: Measurement) -> tuple[Observation, Deployed]:
         """A measurement's deployment as the roofline ran it: its best layout, the batch
-        it measured held."""
+        it measured held (worked out once per measurement: anchoring asks it often)."""
+        key = ("observed", m.id)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._observe(m)
+            self._memo[key] = found
+        assert isinstance(found, tuple)
+        return found
+
+    def _observe(self, m: Measurement) -> tuple[Observation, Deployed]:
         seen = observe(self.catalog, m)
         q = PerfQuery(
             model=m.model,
@@ -488,11 +510,7 @@ class PerfEngine:
                 here,
             )
 
-        fitted_on = tuple(
-            m
-            for m in self.catalog.measurements
-            if m.stack == q.stack and m.role == "calibration" and m.id not in self.excluded
-        )
+        fitted_on = self._fitted_on(q.stack)
         result = self._result(
             self._figure(here, q, params),
             q,
@@ -503,6 +521,20 @@ class PerfEngine:
             here,
         )
         return replace(result, fitted_on=fitted_on)
+
+    def _fitted_on(self, stack: str) -> tuple[Measurement, ...]:
+        """The calibration measurements a stack's fit saw (once per stack)."""
+        key = ("fitted_on", stack)
+        found = self._memo.get(key)
+        if found is None:
+            found = tuple(
+                m
+                for m in self.catalog.measurements
+                if m.stack == stack and m.role == "calibration" and m.id not in self.excluded
+            )
+            self._memo[key] = found
+        assert isinstance(found, tuple)
+        return found
 
     def _carried(self, q: PerfQuery, stand_ins: list[Measurement]) -> Throughput:
         """The measured stand-in's answer, scaled by the roofline from its deployment to
