@@ -677,6 +677,15 @@ def test_an_estimate_carried_from_another_gpu_names_the_measurement(
     assert f"*Basis:* estimated from {cost.estimated_from}" in shown
 
 
+def test_an_estimate_names_the_layout_it_runs_and_the_domains_it_spans(
+    renderer: Renderer, cost: Estimate
+) -> None:
+    """16 B300s are two 8-GPU nodes: the answer says which layout spans them."""
+    assert cost.layout is not None and cost.layout_domains == 2
+    shown = everything(answer_to(renderer, cost))
+    assert f"as {cost.layout} across 2 NVLink domains" in shown
+
+
 def test_estimate_shows_the_engines_figures_and_provenance(
     renderer: Renderer, realistic: dict[str, Any], cost: Estimate
 ) -> None:
@@ -738,7 +747,8 @@ def test_sizing_headline_rows_and_rejections(
     message = renderer.message("sizing", **realistic["sizing"])
     best = sizing.options[0]
     headline = (
-        f"{best.gpus}x B300 ({best.replicas} replicas of {best.gpus_per_replica}) — "
+        f"{best.gpus}x B300 ({best.replicas} replicas of {best.gpus_per_replica}, "
+        f"{best.layout}) — "
         f"{formats.usd(best.usd_per_month)}/month, "
         f"{formats.usd_m(best.usd_per_million_output_tokens)} output tokens, "
         f"{formats.months(best.months_of_headroom)} of headroom at 10%/month"
