@@ -338,6 +338,8 @@ def _stack_terms(rows: Sequence[Terms[float]]) -> Terms[Array]:
         prefill_s=column("prefill_s"),
         exposed_s=column("exposed_s"),
         serial_s=column("serial_s"),
+        attention_memory_s=column("attention_memory_s"),
+        attention_compute_s=column("attention_compute_s"),
     )
 
 
@@ -400,6 +402,8 @@ class Design:
                 t.prefill_s[rows],
                 t.exposed_s[rows],
                 t.serial_s[rows],
+                t.attention_memory_s[rows],
+                t.attention_compute_s[rows],
             )
 
         return Design(
