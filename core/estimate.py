@@ -305,11 +305,15 @@ def _caveats(
         caveats.append(SPEC_DECODE_CAVEAT.format(a=q.spec_decode_acceptance))
     if q.input_tokens is None:
         caveats.append("decode only: prefill not included (give input_tokens and output_tokens)")
-    if model.estimated_fields and perf.method != "measured":
-        caveats.append(
-            f"{model.name} architecture partly estimated: {', '.join(model.estimated_fields)}"
-        )
+    guessed = [f for f in model.estimated_fields if f not in NOT_ARCHITECTURE]
+    if guessed and perf.method != "measured":
+        caveats.append(f"{model.name} architecture partly estimated: {', '.join(guessed)}")
     return caveats
+
+
+NOT_ARCHITECTURE = frozenset({"reasoning_tokens_default"})
+"""Estimated model fields that are traffic assumptions, not architecture: they move
+no throughput figure, and the traffic says its own assumption."""
 
 
 def _anchor_caveat(anchor: Measurement, q: PerfQuery) -> str:

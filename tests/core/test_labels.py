@@ -206,3 +206,17 @@ def test_a_sized_b300_replica_of_sixteen_says_which_gb300_measurement_it_scales(
         assert o.estimated_from is not None and o.estimated_from.startswith("k3-gb300x16-")
         assert any(c.startswith("throughput estimated") and "GB300" in c for c in o.caveats)
     assert all(math.isfinite(o.usd_per_million_output_tokens) for o in sized.options)
+
+
+def test_an_estimated_traffic_default_is_not_called_a_guessed_architecture(ask):
+    """Kimi K3's architecture is exact from its config; only its reasoning default is an
+    estimate, and that is a traffic assumption, not a caveat on the throughput."""
+    k3 = ask(model="kimi-k3", gpu="b300", gpus=16, concurrency=64)
+    assert not any("architecture partly estimated" in c for c in k3.caveats)
+
+
+def test_a_guessed_architecture_field_is_a_caveat_of_the_estimate(ask):
+    v3 = ask(model="deepseek-v3", gpu="h200", gpus=8, concurrency=16)
+    assert v3.basis != "measured"
+    [said] = [c for c in v3.caveats if "architecture partly estimated" in c]
+    assert "routed_expert_params_b" in said and "reasoning_tokens_default" not in said
