@@ -1,6 +1,6 @@
 """Lease economics: what a deployment costs per hour, month, term and token.
 
-The arithmetic of DESIGN.md, one formula a function, so the digest, sizing and
+The lease arithmetic, one formula a function, so the digest, sizing and
 the Slack answers all price a token the same way.
 """
 

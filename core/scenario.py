@@ -1,6 +1,6 @@
 """The public contract: what a question looks like and what an answer carries.
 
-Field names are snake_case with units in the name, as DESIGN.md fixes them;
+Field names are snake_case with units in the name, as the public JSON contract fixes them;
 programs read ``leasewise estimate --json`` by these names.
 """
 

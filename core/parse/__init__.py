@@ -6,7 +6,7 @@ Pipeline (each stage a module named for its idea)::
     tokens     one regex -> numbers/words/symbols; then typed terminals:
                catalog names (lexicon), numbers with scales (numbers), units of time (timeunits)
     grammar    lark LALR(1) over the terminals (grammar.lark) -> facts, never failing
-    facts      each rule's meaning -> DESIGN.md field values, said back
+    facts      each rule's meaning -> the JSON contract's field values, said back
     keyvalue   key=value pairs, typed; they win over prose
     result     parse(): fields shaped by question kind, missing/assumed/ambiguities
     followups  apply_followup(): edits, undo, start over

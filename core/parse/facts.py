@@ -1,4 +1,4 @@
-"""What each grammar rule means: matches -> DESIGN.md field values, said back.
+"""What each grammar rule means: matches -> the JSON contract's field values, said back.
 
 ``read`` turns the grammar's matches into a kind-neutral ``Reading``: field values
 (last one wins, and a changed value is named), GPU mentions kept apart (a scenario

@@ -1,4 +1,4 @@
-"""``key=value`` pairs with DESIGN.md field names: typed, resolved, and ahead of prose.
+"""``key=value`` pairs with the JSON contract's field names: typed, resolved, and ahead of prose.
 
 ``gpus`` is a count (``gpus=8``) or a list of GPU names (``gpus=b300,h200``); the
 kind of question decides which field it lands in (``core.parse.project``).

@@ -31,7 +31,7 @@ TRAFFIC_TERMS = (0, 12, 24, 36)
 
 
 class Parsed(BaseModel):
-    """What a message said, in DESIGN.md field names, and what to say back about it."""
+    """What a message said, in the JSON contract's field names, and what to say back about it."""
 
     model_config = ConfigDict(frozen=True)
 
