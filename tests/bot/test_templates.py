@@ -313,7 +313,9 @@ def realistic(
             ]
         },
         "prices": {"lines": [PRICE_LINE]},
-        "followup_none": {"understood": []},
+        "followup_none": {"understood": [], "unknown": [], "kind": "scenario"},
+        "thread_cleared": {"question": None},
+        "unknown_command": {"command": "/lease", "word": "foo", "close": None},
         "quote_document_posted": {"quote": quote(cost), "user_id": "U1"},
         "home": {
             "quotes": [quote(cost), quote(sizing, 2)],
@@ -423,7 +425,9 @@ def extreme(
             ]
             * 300
         },
-        "followup_none": {"understood": many},
+        "followup_none": {"understood": many, "unknown": [HOSTILE] * 50, "kind": "traffic"},
+        "thread_cleared": {"question": None},
+        "unknown_command": {"command": "/lease", "word": HOSTILE * 5, "close": HOSTILE},
         "quote_document_posted": {"quote": quotes[1], "user_id": "U" + "7" * 20},
         "home": {
             "quotes": quotes,
@@ -549,6 +553,8 @@ MESSAGE_NAMES = sorted(
         "audit_list",
         "prices",
         "followup_none",
+        "thread_cleared",
+        "unknown_command",
         "quote_document_posted",
     ]
 )
@@ -889,6 +895,10 @@ def test_small_replies_say_what_they_must(renderer: Renderer, realistic: dict[st
     assert "b300 at 36 months is now $5.00/GPU-hour (MSA with Acme)" in said("admin_done")
     assert "<@U123>" in said("admin_refused")
     assert "what about H200?" in said("followup_none") and "undo" in said("followup_none")
+    assert "start over" in said("followup_none") and "save this as quote" in said("followup_none")
+    assert "`/lease foo` is not a command" in said("unknown_command")
+    assert "`quote`" in said("unknown_command")
+    assert "Started over" in said("thread_cleared")
     assert "say the GPU" in said("needs_more") and "Kimi K3 on 16x B300" in said("needs_more")
     assert "$5.00/GPU-hour" in said("prices")
 
