@@ -252,7 +252,7 @@ def follow_up(
         if result.alongside:
             edited, changed = _alongside(engine, current, edited, result, changed)
     if isinstance(edited, Scenario) and isinstance(current, Scenario):
-        edited, changed = _on_new_gpu(engine, current, edited, result, changed)
+        edited, changed = _moved(engine, current, edited, result, changed)
     reply = answer_question(
         engine,
         edited,
@@ -323,20 +323,25 @@ def _alongside(
     ]
 
 
-def _on_new_gpu(
+def _moved(
     engine: PerfEngine,
     current: Scenario,
     edited: Scenario,
     result: FollowUp,
     changed: list[str],
 ) -> tuple[Scenario, list[str]]:
-    """A deployment moved to another GPU: priced at that GPU's list price unless a price
-    is said (a given price belongs to the GPU it was given for), and at the smallest
-    count that holds the model when the thread's count does not (unless one is said)."""
-    if edited.gpu == current.gpu:
+    """A deployment moved to another GPU or model: at the smallest count that holds the
+    model when the thread's count does not (unless a count is said); on another GPU,
+    priced at its list price unless a price is said (a given price belongs to the GPU
+    it was given for)."""
+    if edited.gpu == current.gpu and edited.model == current.model:
         return edited, changed
     changed = list(changed)
-    if not result.price_said and current.price_per_gpu_hour is not None:
+    if (
+        edited.gpu != current.gpu
+        and not result.price_said
+        and current.price_per_gpu_hour is not None
+    ):
         edited = edited.model_copy(update={"price_per_gpu_hour": None})
         changed.append(
             f"price: ${current.price_per_gpu_hour:.2f} (given for {current.gpu}) -> "
@@ -346,7 +351,12 @@ def _on_new_gpu(
         return edited, changed
     if estimate(edited, engine).fits_memory:
         return edited, changed
-    holds = estimate(edited.model_copy(update={"gpus": None}), engine).gpus
+    try:
+        holds = estimate(edited.model_copy(update={"gpus": None}), engine).gpus
+    except InputError:  # no count of this GPU holds the model: the answer says so
+        return edited, changed
+    if holds == edited.gpus:  # no count holds it: the answer says what it needs
+        return edited, changed
     changed.append(
         f"gpus: {edited.gpus} -> {holds}, the fewest {edited.gpu} that hold the model "
         f"({edited.gpus} do not)"

@@ -206,3 +206,17 @@ def test_free_text_that_reads_as_a_question_is_still_answered(desk: Services) ->
 def test_free_text_that_reads_as_part_of_a_question_asks_for_the_rest(desk: Services) -> None:
     said = say(Console(desk), "/lease foo Kimi K3")
     assert said.startswith("I need a little more to answer")
+
+
+def test_what_about_another_model_keeps_the_gpu_at_a_count_that_holds_it(
+    desk: Services,
+) -> None:
+    console = Console(desk)
+    say(console, "@leasewise Llama 3.1 8B on 1x H100, batch 16, $2.50/GPU-hour")
+    moved = say(console, "what about Kimi K3?")
+    assert "model: llama-3.1-8b -> kimi-k3" in moved
+    assert "the fewest h100-sxm that hold the model (1 do not)" in moved
+    count = re.search(r"gpus: 1 -> (\d+)", moved)
+    assert count and f"Kimi K3 on {count.group(1)}x NVIDIA H100" in moved
+    hourly = int(count.group(1)) * 2.50  # the price given for the H100s stays
+    assert line_of(moved, "$").startswith(f"${hourly:,.2f}/hour")
