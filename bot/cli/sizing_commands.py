@@ -76,13 +76,19 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the Sizing JSON contract."),
         top: int | None = typer.Option(None, help=f"Options to show (default {DEFAULT_TOP})."),
         model: str | None = typer.Option(None, help="Model id or alias, e.g. kimi-k3."),
-        output_tokens_per_day: float | None = typer.Option(None, help="Visible output tokens/day."),
+        output_tokens_per_day: float | None = typer.Option(
+            None, help="Output tokens a day as billed, reasoning included."
+        ),
         requests_per_day: float | None = typer.Option(None, help="Requests a day."),
         requests_per_hour: float | None = typer.Option(None, help="Requests an hour."),
         requests_per_minute: float | None = typer.Option(None, help="Requests a minute."),
-        output_tokens: int | None = typer.Option(None, help="Visible output tokens per request."),
+        output_tokens: int | None = typer.Option(
+            None, help="Output tokens a request as billed (visible, with --reasoning-tokens)."
+        ),
         input_tokens: int | None = typer.Option(None, help="Prompt tokens per request."),
-        reasoning_tokens: int | None = typer.Option(None, help="Reasoning tokens per request."),
+        reasoning_tokens: int | None = typer.Option(
+            None, help="Reasoning tokens a request, on top of visible --output-tokens."
+        ),
         context_tokens: int | None = typer.Option(None, help="Mean KV length per sequence."),
         peak_to_average: float | None = typer.Option(None, help="Peak over average, >= 1."),
         min_per_user_tokens_per_s: float | None = typer.Option(None, help="Slowest a user gets."),
