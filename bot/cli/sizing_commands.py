@@ -43,8 +43,8 @@ def parse_prices(pairs: list[str] | None) -> dict[str, float] | None:
 
 def frontier_query(scenario: Scenario, engine: PerfEngine) -> PerfQuery:
     """The deployment ``estimate`` would answer for (precision, fastest stack known as of,
-    smallest GPU count that holds the model), at batch 1. Speculative decoding counts
-    only when asked for, as in sizing, so every row assumes the same acceptance."""
+    smallest GPU count that holds the model), at batch 1; ``frontier`` sets each batch's
+    speculative-decoding acceptance (the one asked for, else the measured default)."""
     from core.estimate import estimate
     from core.perf.engine import PerfQuery
 
@@ -164,7 +164,9 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
             scenario = scenario_from(file, flags)
             engine = load_engine()
             query = frontier_query(scenario, engine)
-            points = frontier(engine, query, batches)
+            points = frontier(
+                engine, query, batches, acceptance=scenario.spec_decode_acceptance
+            )
             if as_json:
                 typer.echo(json.dumps([p.model_dump(mode="json") for p in points], indent=2))
                 return

@@ -358,6 +358,27 @@ def test_frontier_reproduces_the_write_ups_measured_batch_64(run):
     assert points[0]["output_tokens_per_s"] == pytest.approx(3607.5, abs=0.1)
 
 
+@pytest.mark.parametrize("batch", [1, 64])
+def test_frontier_gives_each_batch_the_answer_an_estimate_gives_there(run, batch):
+    """Batch 1 was measured with speculative decoding (acceptance 3.84): the frontier's
+    row is the 842 tok/s the estimate says, not a figure without speculation."""
+    points = parse(run("frontier", "--json", *DEPLOYMENT, "--batch", str(batch)).stdout)
+    said = parse(run("estimate", "--json", *DEPLOYMENT, "--concurrency", str(batch)).stdout)
+    assert points[0]["output_tokens_per_s"] == pytest.approx(said["output_tokens_per_s"], rel=1e-4)
+    assert points[0]["spec_decode_acceptance"] == said["spec_decode_acceptance"]
+    assert points[0]["basis"] == said["basis"]
+
+
+def test_frontier_says_which_batches_assume_speculative_decoding(run):
+    result = run("frontier", *DEPLOYMENT, "--batch", "1", "--batch", "64", wide=True)
+    assert "3.84 at batch 1" in result.stdout
+
+
+def test_frontier_holds_an_asked_acceptance_at_every_batch(run):
+    points = parse(run("frontier", "--json", *DEPLOYMENT, "--spec-decode-acceptance", "1").stdout)
+    assert {p["spec_decode_acceptance"] for p in points} == {1.0}
+
+
 def test_frontier_without_a_model_exits_2_naming_it(run):
     result = run("frontier", "--json", "--gpu", "b300", input="")
     assert result.exit_code == 2
