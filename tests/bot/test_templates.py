@@ -820,6 +820,62 @@ def test_the_compare_sentence_takes_its_ratios_from_the_figures_the_table_shows(
     assert formats.usd_per_m(dear.usd_per_million_output_tokens) in text.split("Side by side:")[1]
 
 
+RATIO = re.compile(
+    r"(\d[\d,]*\.\d)x (cheaper|dearer) per ([\w-]+)(?: too)? \((\$[\d,.]+) vs (\$[\d,.]+)"
+)
+
+
+def assert_ratios_read_off_their_figures(text: str) -> int:
+    """Each "N.Nx cheaper/dearer per X ($a vs $b)" is $a against $b as shown, and the
+    word matches the direction: cheaper means $a is the smaller. Returns how many."""
+    found = RATIO.findall(text)
+    for ratio, word, _, a, b in found:
+        first, second = formats.read_figure(a), formats.read_figure(b)
+        assert (first < second) == (word == "cheaper"), (ratio, word, a, b)
+        big, small = max(first, second), min(first, second)
+        assert f"{big / small:,.1f}" == ratio, (ratio, a, b)
+    return len(found)
+
+
+@pytest.fixture(scope="module")
+def more_gpus_cheaper_each(engine: PerfEngine) -> list[Estimate]:
+    """16 H200s at $4.54 against 8 B300s at $7.87: cheaper per GPU-hour, dearer per
+    hour ($72.64 vs $62.96) and per token."""
+    return [
+        estimate(Scenario(model="kimi-k3", gpu=gpu, gpus=n, concurrency=64), engine)
+        for gpu, n in (("b300", 8), ("h200", 16))
+    ]
+
+
+@pytest.mark.parametrize("deployments", ["pair", "more_gpus_cheaper_each"])
+def test_every_comparison_sentence_is_computed_from_the_figures_beside_it(
+    renderer: Renderer, request: pytest.FixtureRequest, deployments: str
+) -> None:
+    estimates = request.getfixturevalue(deployments)
+    contrasts = price_contrasts(estimates)
+    assert contrasts
+    message = renderer.message(
+        "compare", estimates=estimates, contrasts=contrasts, skipped=[]
+    )
+    for text in (message.text, everything(message)):
+        assert assert_ratios_read_off_their_figures(text) >= 3
+
+
+def test_a_fleet_dearer_per_hour_is_not_called_cheaper_per_hour(
+    renderer: Renderer, more_gpus_cheaper_each: list[Estimate]
+) -> None:
+    b300, h200 = more_gpus_cheaper_each
+    text = renderer.message(
+        "compare",
+        estimates=more_gpus_cheaper_each,
+        contrasts=price_contrasts(more_gpus_cheaper_each),
+        skipped=[],
+    ).text
+    hourly = f"({formats.usd(h200.usd_per_hour)} vs {formats.usd(b300.usd_per_hour)})"
+    assert f"dearer per hour too {hourly}" in text
+    assert "cheaper per hour" not in text
+
+
 def test_quote_economics_of_either_kind(
     renderer: Renderer, cost: Estimate, sizing: Sizing, infeasible: Sizing
 ) -> None:
