@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
+from core.catalog import Catalog
+from core.caveats import caveat_origins, rank_caveats
 from core.compare import across_gpus, price_contrasts
 from core.errors import InputError
 from core.estimate import estimate
@@ -24,8 +26,8 @@ from core.parse.followups import FollowUp
 from core.perf.engine import PerfEngine
 from core.questions import Question, kind_of
 from core.reprice import reprice
-from core.scenario import Scenario
-from core.sizing import Sizing, size
+from core.scenario import Estimate, Scenario
+from core.sizing import Sizing, SizingOption, size
 from core.traffic import Traffic
 from storage import quotes, threads
 from storage.errors import NotFound, StorageError
@@ -131,12 +133,33 @@ def answer_question(
     }
     if isinstance(question, Traffic):
         sizing = size(question, engine)
-        return Reply("sizing", {**common, "sizing": sizing, "top": top}, question=question)
+        context = {**common, "sizing": sizing, "top": top}
+        if sizing.options:
+            context["caveats"] = ranked_caveats(catalog, sizing.options[0], sizing.model)
+        return Reply("sizing", context, question=question)
     result = estimate(question, engine)
     gpu_name = catalog.gpus.get(result.gpu).name
+    caveats = ranked_caveats(catalog, result, result.model, [s.measurement for s in result.sources])
     return Reply(
-        "estimate", {**common, "estimate": result, "gpu_name": gpu_name}, question=question
+        "estimate",
+        {**common, "estimate": result, "gpu_name": gpu_name, "caveats": caveats},
+        question=question,
     )
+
+
+def ranked_caveats(
+    catalog: Catalog,
+    answer: Estimate | SizingOption,
+    model: str,
+    measurements: Sequence[str | None] = (),
+) -> list[str]:
+    """An answer's caveats, deduplicated, most relevant first (``core.caveats``)."""
+    if not measurements and answer.estimated_from:
+        measurements = [answer.estimated_from]
+    own, stack_wide = caveat_origins(
+        catalog, model=model, gpu=answer.gpu, stack=answer.stack, measurements=measurements
+    )
+    return rank_caveats(answer.caveats, own=own, stack_wide=stack_wide)
 
 
 def error_reply(exc: InputError | StorageError) -> Reply:

@@ -17,6 +17,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, TemplateNotFound
 
 from bot.render import blockkit
 from bot.render.formats import FILTERS, unesc
+from core.caveats import rank_caveats
 from core.scenario import Estimate
 from core.sizing import Sizing
 
@@ -62,6 +63,8 @@ class Renderer:
             extensions=["jinja2.ext.do"],
         )
         self._env.filters.update(FILTERS)
+        # an answer's caveats as a reply ranks them when its handler did not (a saved quote)
+        self._env.filters["ranked"] = rank_caveats
         self._env.tests["estimate"] = lambda value: isinstance(value, Estimate)
         self._env.tests["sizing"] = lambda value: isinstance(value, Sizing)
 
