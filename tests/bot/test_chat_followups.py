@@ -50,7 +50,7 @@ def test_utilization_reprices_the_same_deployment(desk: Services) -> None:
     first = say(console, DEPLOYMENT)
     again = say(console, "price per million at 40% utilization")
     assert line_of(again, "Kimi K3 on") == line_of(first, "Kimi K3 on")  # GPUs, stack, batch
-    assert line_of(again, "$80.00/hour, $58,400/month;")  # the same bill
+    assert line_of(again, "16x B300 — $58,400/month,")  # the same bill
     assert per_million(again) != per_million(first)
     assert "at 40% utilization" in again
 

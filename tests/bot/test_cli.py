@@ -156,7 +156,7 @@ def test_estimate_without_json_shows_the_basis_and_the_measurement_it_rests_on(
 ):
     out = run("estimate", *before_decode_path_flags, wide=True).stdout
     assert "Basis: measured (exact)" in out
-    assert "measurement k3-gb300x16-b64-vllm" in out.split("Sources:", 1)[1]
+    assert "measurement `k3-gb300x16-b64-vllm" in out.split("*Sources*", 1)[1]
 
 
 def test_the_leased_b300_is_said_to_be_estimated_from_the_gb300_measurement(

@@ -7,6 +7,7 @@ escaped, and the figures must be the engine's, formatted as the filters format t
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -18,9 +19,11 @@ import pytest
 from slack_sdk.models.blocks import Block
 from slack_sdk.models.views import View
 
+from bot.conversation import answer_question
 from bot.render import blockkit, formats
 from bot.render.renderer import Message, Renderer
 from core.catalog import Catalog
+from core.caveats import rank_caveats
 from core.compare import price_contrasts
 from core.errors import InputError
 from core.estimate import estimate
@@ -704,8 +707,9 @@ def test_estimate_shows_the_engines_figures_and_provenance(
         assert cost.basis in shown
         assert formats.band(cost.error_band) in shown
         assert formats.pct(cost.breakeven_utilization or 0) in shown
-    assert "vLLM blog" in blocks
-    assert all(caveat in blocks for caveat in cost.caveats)
+    thread = "\n".join(t for m in message.overflow for t in texts(m.blocks))
+    assert "vLLM blog" in thread
+    assert all(caveat in blocks + thread for caveat in rank_caveats(cost.caveats))
 
 
 def test_estimated_answer_carries_its_band_ttft_and_contract(
@@ -734,6 +738,72 @@ def test_estimated_answer_carries_its_band_ttft_and_contract(
     assert not any(b["type"] == "actions" for b in message.blocks)
 
 
+def main_lines(message: Message) -> list[str]:
+    """The lines a reader sees in the channel before opening the thread: every text of
+    the first message's blocks but the buttons, blank lines left out."""
+    blocks = [b for b in message.blocks if b["type"] != "actions"]
+    return [line for t in texts(blocks) for line in t.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("name", ["estimate", "sizing"])
+def test_an_answer_says_its_headline_first_in_about_a_dozen_lines(
+    renderer: Renderer, realistic: dict[str, Any], name: str
+) -> None:
+    message = renderer.message(name, **realistic[name])
+    lines = main_lines(message)
+    assert len(lines) <= 14, "\n".join(lines)
+    assert message.overflow, "the rest goes to the thread"
+    first = lines[1] if name == "estimate" else lines[2]
+    assert "/month" in first and "/M output tokens" in first and "utilization" in first
+    assert not re.search(r"DESIGN\.md|PUBLIC-FIGURES\.md|\.ya?ml\b", everything(message))
+
+
+def test_an_estimate_shows_three_caveats_most_relevant_first_and_the_rest_in_the_thread(
+    renderer: Renderer, catalog: Catalog, engine: PerfEngine
+) -> None:
+    """Llama 70B on H200 rests on a roofline fitted to other models' write-ups: the
+    message says that, what the answer leaves out and what was guessed; the eleven
+    caveats (two of them one sentence with another number) are all in the thread."""
+    reply = answer_question(engine, Scenario(model="llama-3.1-70b", gpu="h200"))
+    e = reply.context["estimate"]
+    ranked = reply.context["caveats"]
+    assert len(e.caveats) > len(ranked) > 3
+    assert ranked[0].startswith("estimated by the roofline")
+    message = renderer.message(reply.template, **reply.context)
+    first = "\n".join(texts(message.blocks))
+    assert [c for c in e.caveats if formats.esc(c) in first] == [
+        c for c in e.caveats if c in ranked[:3]
+    ]
+    assert f"{len(ranked) - 3} more caveats in the thread" in first
+    thread = "\n".join(t for m in message.overflow for t in texts(m.blocks))
+    assert all(formats.esc(c) in thread for c in ranked[3:])
+    assert sum("median TTFT of" in c for c in ranked) == 1
+
+
+def test_a_long_rejection_list_is_one_line_per_reason_in_the_message(
+    renderer: Renderer, every_gpu: Sizing, infeasible: Sizing
+) -> None:
+    for sizing in (every_gpu, infeasible):
+        message = renderer.message(
+            "sizing",
+            sizing=sizing,
+            understood=[],
+            assumed=[],
+            ambiguities=[],
+            changed=[],
+            model_name="Kimi K3",
+            top=3,
+            actions=ACTIONS,
+        )
+        (rejected,) = [line for line in main_lines(message) if line.startswith("*Rejected:*")]
+        reasons = {r.constraint for r in sizing.rejected}
+        block = next(t for t in texts(message.blocks) if t.startswith("*Rejected:*"))
+        assert len(block.splitlines()) == len(reasons) < 8
+        assert len(main_lines(message)) <= 14 + len(reasons), main_lines(message)
+        thread = "\n".join(t for m in message.overflow for t in texts(m.blocks))
+        assert f"Rejected sizes ({len(sizing.rejected)})" in thread
+
+
 def test_answer_buttons(renderer: Renderer, realistic: dict[str, Any]) -> None:
     for name in ("estimate", "sizing"):
         message = renderer.message(name, **realistic[name])
@@ -756,15 +826,18 @@ def test_sizing_headline_rows_and_rejections(
         f"{best.gpus}x B300 ({best.replicas} replicas of {best.gpus_per_replica}, "
         f"{best.layout}) — "
         f"{formats.usd(best.usd_per_month)}/month, "
-        f"{formats.usd_m(best.usd_per_million_output_tokens)} output tokens, "
+        f"{formats.usd_m(best.usd_per_million_output_tokens)} output tokens at "
+        f"{formats.pct(best.average_utilization)} average utilization, "
         f"{formats.months(best.months_of_headroom)} of headroom at 10%/month"
     )
     first = "\n".join(texts(message.blocks))
     assert headline in first and headline in message.text
     assert formats.band(best.error_band) in first
     assert sizing.api is not None and formats.esc(sizing.api.verdict) in first
-    assert "Showing 3 of" in first
+    for o in sizing.options[1:3]:
+        assert formats.usd_m(o.usd_per_million_output_tokens) in first
     thread = "\n".join(t for m in message.overflow for t in texts(m.blocks))
+    assert f"Options, cheapest first (3 of {len(sizing.options)})" in thread
     assert sizing.rejected and all(r.detail in thread for r in sizing.rejected)
     assert not any(r.detail in first for r in sizing.rejected)
 
@@ -888,6 +961,33 @@ def test_quote_economics_of_either_kind(
     assert formats.usd_m(sizing.options[0].usd_per_million_output_tokens) in shown
     assert "no option meets the ask" in shown
     assert "Showing 3 of 3" in shown
+
+
+def test_a_quote_says_its_price_per_m_at_its_utilization(
+    renderer: Renderer, estimated: Estimate, sizing: Sizing
+) -> None:
+    listed = renderer.message("quote_list", quotes=[quote(estimated), quote(sizing, 2)], total=2)
+    shown = everything(listed)
+    per_m = formats.usd_m(estimated.usd_per_million_output_tokens)
+    assert f"{per_m} output tokens at {formats.pct(estimated.utilization)} utilization" in shown
+    best = sizing.options[0]
+    assert (
+        f"{formats.usd_m(best.usd_per_million_output_tokens)} output tokens at "
+        f"{formats.pct(best.average_utilization)} average utilization"
+    ) in shown
+
+
+def test_quote_show_says_the_term_and_the_gpu_hour_price_and_the_deal_once(
+    renderer: Renderer, estimated: Estimate
+) -> None:
+    saved = quote(estimated)
+    saved = dataclasses.replace(
+        saved, question=saved.question.model_copy(update={"term_months": 36})
+    )
+    message = renderer.message("quote_show", quote=saved)
+    for shown in (message.text, "\n".join(texts(message.blocks))):
+        assert f"36 months at {formats.usd(estimated.price_per_gpu_hour)}/GPU-hour" in shown
+        assert shown.count(formats.usd(estimated.usd_per_month) + "/month") == 1
 
 
 def test_long_lists_overflow_into_the_thread(renderer: Renderer, extreme: dict[str, Any]) -> None:

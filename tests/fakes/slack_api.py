@@ -140,6 +140,29 @@ class FakeSlack:
         with self._cond:
             return [c for c in self.calls if c.method == method]
 
+    def answers(self, method: str) -> list[Call]:
+        """The calls to ``method`` that post an answer, not the details posted under it."""
+        return [c for c in self.calls_to(method) if not is_details(c.body)]
+
+    def wait_for_answers(
+        self, method: str, count: int = 1, timeout: float = WAIT_DEADLINE_S
+    ) -> list[Call]:
+        """``wait_for`` counting answers only: an answer's thread part (its caveats,
+        sources and assumptions, ``answer_details``) follows it as a post of its own."""
+        with self._cond:
+            done = self._cond.wait_for(
+                lambda: (
+                    sum(c.method == method and not is_details(c.body) for c in self.calls) >= count
+                ),
+                timeout,
+            )
+            if not done:
+                seen = "\n".join(f"  {c.method} {c.body!r}" for c in self.calls) or "  (none)"
+                raise AssertionError(
+                    f"expected {count} answer(s) via {method} within {timeout}s; got:\n{seen}"
+                )
+            return [c for c in self.calls if c.method == method and not is_details(c.body)]
+
     def wait_for(
         self, method: str, count: int = 1, timeout: float = WAIT_DEADLINE_S
     ) -> list[Call]:
@@ -418,3 +441,11 @@ def _multipart(raw: bytes, content_type: str) -> list[tuple[str, str | None, byt
         data = payload if isinstance(payload, bytes) else b""
         parts.append((str(name or ""), part.get_filename(), data))
     return parts
+
+
+def is_details(body: Any) -> bool:
+    """A post that carries the thread part of an answer (its first block says so)."""
+    blocks = body.get("blocks") if isinstance(body, dict) else None
+    return bool(blocks) and any(
+        isinstance(b, dict) and b.get("block_id") == "answer_details" for b in blocks
+    )

@@ -134,8 +134,9 @@ def test_an_admin_price_reaches_answers_and_the_audit_log(
         poster, slack, 'admin price set b300 36 4.10 source="MSA with Acme"', user=ADMIN, name="a"
     )
     assert "4.10" in all_text(done)
-    sized = answer_to(poster, slack, "size Kimi K3, 2B output tokens a day, on B300", name="s")
-    assert "4.10" in all_text(sized)
+    answer_to(poster, slack, "size Kimi K3, 2B output tokens a day, on B300", name="s")
+    rows = slack.wait_for("response_url:s", count=2)[1].body
+    assert "4.10" in all_text(rows) and "/GPU-hour" in all_text(rows)  # each option's price
     audit = answer_to(poster, slack, "admin audit", user=ADMIN, name="audit")
     assert "price.set" in all_text(audit) and ADMIN in all_text(audit)
 

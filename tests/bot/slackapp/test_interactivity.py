@@ -8,7 +8,7 @@ from typing import Any
 from bot.services import Services
 from tests.bot.people import ADMIN
 from tests.fakes.signing import SignedPoster
-from tests.fakes.slack_api import BOT_USER_ID, Call, FakeSlack
+from tests.fakes.slack_api import BOT_USER_ID, Call, FakeSlack, is_details
 
 CHANNEL = "C0DEALS"
 
@@ -26,7 +26,10 @@ def ask_in_thread(poster: SignedPoster, slack: FakeSlack, text: str) -> dict[str
         },
         event_id="EvAsk",
     )
-    return slack.wait_for("chat.postMessage")[0].body
+    # the answer, then its details in the thread: both posted before anything is clicked
+    answer, details = (c.body for c in slack.wait_for("chat.postMessage", count=2)[:2])
+    assert is_details(details) and not is_details(answer)
+    return answer
 
 
 def button(answer: dict[str, Any], action_id: str) -> dict[str, Any]:
@@ -136,7 +139,7 @@ def test_growth_chart_for_a_sizing(poster: SignedPoster, slack: FakeSlack) -> No
 def test_compare_gpus_answers_in_the_thread(poster: SignedPoster, slack: FakeSlack) -> None:
     answer = ask_in_thread(poster, slack, DEPLOYMENT)
     click(poster, slack, answer, "compare_gpus")
-    compared = slack.wait_for("chat.postMessage", count=2)[1].body
+    compared = slack.wait_for_answers("chat.postMessage", count=2)[1].body
     assert compared["thread_ts"] == "100.1"
     assert "h200" in (compared["text"] + json.dumps(compared["blocks"])).lower()
 
@@ -144,7 +147,7 @@ def test_compare_gpus_answers_in_the_thread(poster: SignedPoster, slack: FakeSla
 def test_share_posts_the_answer_to_the_channel(poster: SignedPoster, slack: FakeSlack) -> None:
     answer = ask_in_thread(poster, slack, DEPLOYMENT)
     click(poster, slack, answer, "share_answer")
-    shared = slack.wait_for("chat.postMessage", count=2)[1].body
+    shared = slack.wait_for_answers("chat.postMessage", count=2)[1].body
     assert shared["channel"] == CHANNEL and "thread_ts" not in shared
     assert "Shared by <@U0SALES>" in shared["text"]  # a mention, not escaped text
     assert "Shared by <@U0SALES>" in json.dumps(shared["blocks"])

@@ -43,7 +43,8 @@ def message(text: str, ts: str, *, thread_ts: str | None, **extra: Any) -> dict[
 
 
 def posted(slack: FakeSlack, count: int = 1) -> list[dict[str, Any]]:
-    return [c.body for c in slack.wait_for("chat.postMessage", count=count)]
+    """The answers posted (not the details each posts in its thread after it)."""
+    return [c.body for c in slack.wait_for_answers("chat.postMessage", count=count)]
 
 
 def text_of(body: dict[str, Any]) -> str:
@@ -53,7 +54,7 @@ def text_of(body: dict[str, Any]) -> str:
 def posts_once_finished(slack: FakeSlack, finished: Callable[[], None]) -> int:
     """How many messages the app posted, once it has done everything it was handed."""
     finished()
-    return len(slack.calls_to("chat.postMessage"))
+    return len(slack.answers("chat.postMessage"))
 
 
 def test_a_mention_is_answered_in_a_thread(poster: SignedPoster, slack: FakeSlack) -> None:
@@ -147,5 +148,5 @@ def test_an_answer_waiting_out_a_rate_limit_does_not_hold_up_other_threads(
     poster.event(mention("Kimi K3 on 8x B300", "800.1"), event_id="EvSlow")
     slack.wait_for("chat.postMessage")  # the first attempt, answered 429
     poster.event(mention("Kimi K3 on 16x B300", "900.1"), event_id="EvFast")
-    calls = slack.wait_for("chat.postMessage", count=3, timeout=10)
+    calls = slack.wait_for_answers("chat.postMessage", count=3, timeout=10)
     assert [c.body["thread_ts"] for c in calls] == ["800.1", "900.1", "800.1"]
