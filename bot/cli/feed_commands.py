@@ -78,6 +78,7 @@ def build_digest(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
         from bot.cli.errors import BadInput, friendly_errors
         from bot.cli.printing import say
         from bot.cli.slack_commands import build_services
+        from bot.console.names import readable, workspace_name
         from bot.digests.compose import digest_between
         from bot.settings import Settings
         from storage import quotes
@@ -95,7 +96,8 @@ def build_digest(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
             for team in workspaces:
                 digest = digest_between(services, team, since=first, until=last)
                 name = "digest_quiet" if digest.is_empty else "digest"
-                previews.append((team, services.renderer.text(name, digest=digest)))
+                text = readable(services.renderer.text(name, digest=digest))
+                previews.append((workspace_name(team), text))
             say("cli_digest_preview", previews=previews)
 
     @group.command("run")
@@ -106,6 +108,7 @@ def build_digest(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
         from bot.cli.errors import BadInput, friendly_errors
         from bot.cli.printing import say
         from bot.cli.slack_commands import build_services
+        from bot.console.names import readable
         from bot.digests.compose import compose
         from bot.digests.runs import run_digest
         from bot.settings import Settings
@@ -136,7 +139,7 @@ def build_digest(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
                 (s.channel_id, run_digest(services, client, s.id, fired, compose))
                 for s in subscriptions
             ]
-            say("cli_digest_run", outcomes=outcomes)
+            say("cli_digest_run", outcomes=[(readable(f"<#{c}>"), o) for c, o in outcomes])
 
     return group
 

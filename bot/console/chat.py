@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from bot.commands import dispatch
+from bot.console.names import CHANNEL, USER, WORKSPACE, readable
 from bot.conversation import Reply, answer, error_reply, follow_up, start_thread
 from bot.render.document import Attachment
 from bot.services import Caller, Services
@@ -24,7 +25,6 @@ from core.errors import InputError
 from storage.errors import StorageError
 from storage.threads import ThreadKey
 
-WORKSPACE, CHANNEL, USER = "T0LOCAL", "C0CONSOLE", "U0YOU"
 PROMPT = "you> "
 
 
@@ -58,7 +58,10 @@ class Console:
         renderer = self._services.renderer
         if reply.template.endswith("_modal"):
             return renderer.text("console_form")
-        said = renderer.message(reply.template, **reply.context).console_text()
+        said = readable(
+            renderer.message(reply.template, **reply.context).console_text(),
+            user=self._caller.user_id,
+        )
         if reply.file is None:
             return said
         return f"{said}\n\n{self._write(reply.file)}"

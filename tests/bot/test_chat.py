@@ -54,3 +54,35 @@ def test_a_daily_volume_said_in_the_console_is_sized_as_billed_output(desk: Serv
     assert said.count(reading) == 1
     assert "peak 23,148 tok/s" in said  # 2e9 / 86,400 at a peak equal to the average
     assert "reasoning tokens per request" not in said
+
+
+def test_the_console_says_its_channel_and_its_user_in_words(desk: Services) -> None:
+    """Slack shows <#C…> and <@U…> as names; the console has none, so it says them."""
+    said = Console(desk).say("/lease digest subscribe monday 9am")
+    assert said is not None and "this console gets the leasewise digest" in said
+    assert "C0CONSOLE" not in said and "T0LOCAL" not in said and "<#" not in said
+    refused = Console(desk).say("/lease admin add")
+    assert refused is not None and "Sorry you," in refused and "U0YOU" not in refused
+
+
+def test_an_answer_in_the_console_leads_with_its_bill_and_three_caveats(desk: Services) -> None:
+    """Llama 70B on an H200 carries eleven caveats: the console shows the three about this
+    answer, then the thread's part (the rest, its sources and what was assumed)."""
+    said = Console(desk).say("Llama 3.1 70B on H200")
+    assert said is not None
+    lines = said.splitlines()
+    assert lines[1].startswith("2x H200") and "/month" in lines[1] and "utilization" in lines[1]
+    main, thread = said.split("*More caveats*", 1)
+    top = main.split("Caveats:", 1)[1]
+    assert top.count("\n- ") == 3 and "more in the thread" in top
+    assert "estimated by the roofline" in top and "NVIDIA GPUs only" not in top
+    assert "NVIDIA GPUs only" in thread
+
+
+def test_mentions_the_console_cannot_resolve_are_said_by_their_label_or_id() -> None:
+    from bot.console.names import readable, workspace_name
+
+    said = readable("<#C0CONSOLE> and <#C0DEALS|deals>, <@U0YOU> and <@U0BOB>")
+    assert said == "this console and #deals, you and @U0BOB"
+    assert workspace_name("T0LOCAL") == "this console's workspace"
+    assert workspace_name("T0001") == "workspace T0001"
