@@ -59,6 +59,7 @@ def apply_followup(fields: dict[str, Any], kind: str, text: str, catalog: Catalo
         notes += _add_gpus(edits, tuple(fields["gpus"]), text)
     new = dict(fields)
     new.update(edits)
+    notes += _price_stays_with_its_gpu(fields, new, edits, catalog)
     understood = [*reading.understood, *reading.gpu_said, *pairs.understood, *notes]
     for target, factor, said in reading.scales:
         understood.append(f"{said}: x{factor:g}")
@@ -67,6 +68,20 @@ def apply_followup(fields: dict[str, Any], kind: str, text: str, catalog: Catalo
     if not changed:
         return FollowUp(action="none", fields=dict(fields), changed=[], understood=understood)
     return FollowUp(action="edit", fields=new, changed=changed, understood=understood)
+
+
+def _price_stays_with_its_gpu(
+    before: dict[str, Any], new: dict[str, Any], edits: dict[str, Any], catalog: Catalog
+) -> list[str]:
+    """A price stated for one GPU is that GPU's only: moving the thread to another GPU
+    drops it (the new GPU takes its own price), unless the follow-up states one."""
+    stated, old, gpu = before.get("price_per_gpu_hour"), before.get("gpu"), edits.get("gpu")
+    if stated is None or not old or not gpu or "price_per_gpu_hour" in edits:
+        return []
+    if catalog.gpus.get(old).id == catalog.gpus.get(gpu).id:
+        return []
+    new["price_per_gpu_hour"] = None
+    return [f"the ${stated:.2f}/GPU-hour stated for {old} stays with {old}"]
 
 
 def _with_count(reading: Reading, fields: dict[str, Any], kind: str) -> Reading:
