@@ -123,6 +123,8 @@ def _scale(fields: dict[str, Any], kind: str, target: str, factor: float) -> Non
 
 def _change(key: str, old: Any, new: Any) -> str:
     label, unit = _LABELS.get(key, (key, ""))
+    if key == "price_per_gpu_hour" and new is None and old is not None:
+        return f"{label}: {_money(old)}{unit} -> the new GPU's own price"
     if key == "price_per_gpu_hour":
         return f"{label}: {_money(old)} -> {_money(new)}{unit}"
     if key == "monthly_growth":

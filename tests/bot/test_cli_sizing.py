@@ -75,7 +75,8 @@ def parse(stdout: str) -> Any:
 OPTION_LINE = re.compile(
     r"^(?P<rank>\d+)\. (?P<gpus>[\d,]+)x (?P<gpu>\S+) \((?P<replicas>[\d,]+) x (?P<per>\d+)\), "
     r"(?P<stack>[^,]+), batch [\d,]+, [\d.,]+ tok/s per user: (?P<monthly>\$[\d,.]+)/month "
-    r"at (?P<price>\$[\d.]+)/GPU-hour \((?P<price_source>[^)]+)\), .*, headroom (?P<headroom>[^ ,]+)"
+    r"at (?P<price>\$[\d.]+)/GPU-hour \((?P<price_source>[^)]+)\), "
+    r".*, headroom (?P<headroom>[^ ,]+)"
 )
 
 
