@@ -142,7 +142,7 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         ttft_s=perf.ttft_s if tps is not None else None,
         price_per_gpu_hour=price,
         price_basis=priced.basis,
-        price_source=priced.source,
+        price_source=priced.label,
         offered=priced.offered,
         price_said=priced.said,
         utilization=scenario.utilization,

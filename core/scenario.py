@@ -118,7 +118,9 @@ class Estimate(BaseModel):
     """Where the price came from: stated in the question, the price book's line for
     the term, or the GPU's on-demand list price (None: an answer saved before)."""
     price_source: str | None = None
-    """The price's provenance: the book line's or the list price's source."""
+    """The price's provenance as the answer says it (as a sizing option's is):
+    "36-month book price", "as stated in the question", "on-demand list price, not in
+    our offer — <its source>"."""
     offered: bool = True
     """The GPU is in the company's price book (False: "not in our offer")."""
     price_said: str | None = None

@@ -356,8 +356,8 @@ STATED = ("given", "as stated in the question")
 def _price_label(x: Estimate, asked_price: float | None, catalog: Catalog) -> str:
     """Where the quote's price came from, as the answer said it; a quote saved before
     the answers said it names the price the customer gave, else the list price."""
-    if x.price_said is not None:
-        return x.price_said.split(", ", 1)[1]  # "$5.00/GPU-hour, <label>"
+    if x.price_source is not None:
+        return x.price_source
     return "given" if asked_price is not None else _list_price_source(catalog, x.gpu)
 
 

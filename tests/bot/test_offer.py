@@ -5,6 +5,7 @@ and says where the price came from."""
 
 from __future__ import annotations
 
+import csv
 import json
 
 from bot.console.chat import Console
@@ -70,3 +71,19 @@ def test_what_about_another_gpu_drops_the_price_stated_for_the_first(desk: Servi
     assert reply is not None
     assert "the $5.00/GPU-hour stated for b300 stays with b300" in reply
     assert GB200_LIST in " ".join(reply.split())
+
+
+def test_a_saved_quote_without_a_price_is_priced_and_valid_as_the_book_says(
+    run, desk: Services, monkeypatch, tmp_path
+) -> None:
+    console = Console(desk)
+    console.say('/lease quote save acme-q4 customer="Acme Corp" Kimi K3 on 16x B300, batch 64')
+    monkeypatch.setenv("DATABASE_URL", desk.settings.database_url)
+    monkeypatch.chdir(tmp_path)
+    result = run("quote", "export", "acme-q4", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    rows = {r["item"]: r for r in csv.DictReader((tmp_path / "acme-q4.csv").open())}
+    assert rows["price_per_gpu_hour"]["value"] == "5.0"
+    assert rows["price_source"]["value"] == "36-month book price"
+    stored = json.loads(run("quote", "export", "acme-q4", "--format", "json", "-o", "-").stdout)
+    assert stored["validity"]["valid_until"] == "2027-10-17"  # the book line's end

@@ -75,7 +75,7 @@ def test_estimate_and_sizing_agree_on_the_b300_price_for_the_same_term(engine: P
         sized = size(K3_TRAFFIC.model_copy(update={"term_months": term}), engine).options[0]
         costed = estimate(Scenario(model="kimi-k3", gpu="b300", gpus=16, term_months=term), engine)
         assert costed.price_per_gpu_hour == sized.price_per_gpu_hour
-        assert costed.price_basis == sized.price_basis
+        assert (costed.price_basis, costed.price_source) == (sized.price_basis, sized.price_source)
     untermed = estimate(Scenario(model="kimi-k3", gpu="b300", gpus=16), engine)
     assert untermed.price_per_gpu_hour == 5.0 and untermed.contract_usd is None
     assert (
