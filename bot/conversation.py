@@ -9,22 +9,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
+from core.compare import across_gpus, price_contrasts
 from core.errors import InputError
 from core.estimate import estimate
 from core.parse import Parsed, apply_followup, parse
+from core.parse.followups import FollowUp
 from core.perf.engine import PerfEngine
 from core.questions import Question, kind_of
+from core.reprice import reprice
 from core.scenario import Scenario
-from core.sizing import size
+from core.sizing import Sizing, size
 from core.traffic import Traffic
-from storage import threads
+from storage import quotes, threads
 from storage.errors import NotFound, StorageError
 
 if TYPE_CHECKING:
@@ -188,11 +191,18 @@ def follow_up(
     key: threads.ThreadKey,
     text: str,
     clock: Callable[[], datetime],
+    *,
+    user_id: str = "",
 ) -> Reply | None:
-    """Edit the thread's question by ``text`` and answer it; None if the thread is not ours.
+    """Act on ``text`` in the thread and answer; None if the thread is not ours, or the
+    text is a plain acknowledgement ("thanks", "ok", 👍) that needs no answer.
 
-    A message that changes nothing gets a hint only when it asks something
-    ("what about it?"), so ordinary chatter in the thread stays unanswered.
+    Edits change the thread's question and answer it; a utilization or price alone
+    re-prices the same deployment; "compare with X" answers the deployment and X side
+    by side and "save this as quote NAME [for CUSTOMER]" saves the question (``user_id``
+    owns the quote), both leaving the question as it is; "start over" forgets the
+    thread, so the next question starts one afresh. Anything else gets a short reply
+    with examples, naming a word it did not know ("did you mean h200?").
     """
     current = threads.current(session, key)
     if current is None:
@@ -207,16 +217,17 @@ def follow_up(
             return error_reply(exc)
         return answer_question(engine, restored, changed=["undid the last change"])
     if result.action == "reset":
-        history = threads.history(session, key)
-        if not history:
-            return answer_question(engine, current, changed=["nothing to start over from yet"])
-        first = history[0].before
-        threads.apply_edit(session, key, after=first, text=text, clock=clock)
-        return answer_question(engine, first, changed=["back to the thread's first question"])
+        threads.forget(session, key)
+        return Reply("thread_cleared", {"question": current})
+    if result.action == "save":
+        return _save(engine, session, key, current, result, user_id=user_id, clock=clock)
+    if result.action == "compare":
+        return _compare(engine, current, result)
     if result.action == "none":
-        if text.rstrip().endswith("?"):
-            return Reply("followup_none", {"understood": result.understood}, ephemeral=True)
-        return None
+        if result.acknowledgement:
+            return None
+        context = {"understood": result.understood, "unknown": result.unknown, "kind": kind}
+        return Reply("followup_none", context, ephemeral=True)
     model = Traffic if kind == "traffic" else Scenario
     try:
         edited = model.model_validate(result.fields)
@@ -232,11 +243,191 @@ def follow_up(
             },
             ephemeral=True,
         )
+    changed = list(result.changed)
+    if isinstance(edited, Traffic) and isinstance(current, Traffic):
+        if result.action == "reprice":
+            reply = _repriced(engine, current, edited, result)
+            threads.apply_edit(session, key, after=edited, text=text, clock=clock)
+            return reply
+        if result.alongside:
+            edited, changed = _alongside(engine, current, edited, result, changed)
+    if isinstance(edited, Scenario) and isinstance(current, Scenario):
+        edited, changed = _moved(engine, current, edited, result, changed)
     reply = answer_question(
-        engine, edited, understood=result.understood, changed=result.changed
+        engine,
+        edited,
+        understood=result.understood,
+        ambiguities=result.unknown,
+        changed=changed,
     )
+    if result.utilization is not None and isinstance(edited, Traffic):
+        reply = _with_sizing(
+            reply, reprice(reply.context["sizing"], edited, engine, utilization=result.utilization)
+        )
     threads.apply_edit(session, key, after=edited, text=text, clock=clock)
     return reply
+
+
+def compare_reply(engine: PerfEngine, question: Question, gpus: list[str]) -> Reply:
+    """GPUs side by side for a deployment; for traffic, a sizing free to use any GPU."""
+    if isinstance(question, Traffic):
+        if len(gpus) > 1:
+            return answer_question(engine, question, changed=[f"compared {', '.join(gpus)}"])
+        every = tuple(g.id for g in engine.catalog.gpus)  # those not leased say so
+        return answer_question(
+            engine,
+            question.model_copy(update={"gpus": every}),
+            changed=["every GPU in the catalog considered"],
+        )
+    estimates, skipped = across_gpus(question, engine, gpus=gpus if len(gpus) > 1 else ())
+    # One lesson is enough for a channel; the template words it from the table's figures.
+    contrasts = price_contrasts(estimates)[:1]
+    return Reply(
+        "compare",
+        {"estimates": estimates, "contrasts": contrasts, "skipped": skipped},
+        question=question,
+    )
+
+
+def _compare(engine: PerfEngine, current: Question, result: FollowUp) -> Reply:
+    """The thread's deployment beside the GPUs named; the thread's question stays."""
+    if isinstance(current, Traffic):
+        mine = list(current.gpus or (_chosen_gpu(engine, current) or ()))
+        gpus = list(dict.fromkeys([*mine, *result.gpus_named]))
+        return compare_reply(engine, current.model_copy(update={"gpus": tuple(gpus)}), gpus)
+    assert isinstance(current, Scenario)
+    return compare_reply(engine, current, list(dict.fromkeys([current.gpu, *result.gpus_named])))
+
+
+def _chosen_gpu(engine: PerfEngine, traffic: Traffic) -> tuple[str] | None:
+    """The GPU the thread's sizing chose (its cheapest option), if any option meets it."""
+    options = size(traffic, engine).options
+    return (options[0].gpu,) if options else None
+
+
+def _alongside(
+    engine: PerfEngine,
+    current: Traffic,
+    edited: Traffic,
+    result: FollowUp,
+    changed: list[str],
+) -> tuple[Traffic, list[str]]:
+    """ "what about H200?" on a sizing over every GPU: H200 beside the GPU it chose."""
+    chosen = _chosen_gpu(engine, current)
+    if chosen is None:
+        return edited, changed
+    gpus = tuple(dict.fromkeys([*chosen, *result.gpus_named]))
+    named = ", ".join(result.gpus_named)
+    note = f"gpus: {chosen[0]} (the sizing's choice) and {named} (say 'only {named}' to drop it)"
+    return edited.model_copy(update={"gpus": gpus}), [
+        note if line.startswith("gpus:") else line for line in changed
+    ]
+
+
+def _moved(
+    engine: PerfEngine,
+    current: Scenario,
+    edited: Scenario,
+    result: FollowUp,
+    changed: list[str],
+) -> tuple[Scenario, list[str]]:
+    """A deployment moved to another GPU or model: at the smallest count that holds the
+    model when the thread's count does not (unless a count is said); on another GPU,
+    priced at its list price unless a price is said (a given price belongs to the GPU
+    it was given for)."""
+    if edited.gpu == current.gpu and edited.model == current.model:
+        return edited, changed
+    changed = list(changed)
+    if (
+        edited.gpu != current.gpu
+        and not result.price_said
+        and current.price_per_gpu_hour is not None
+    ):
+        edited = edited.model_copy(update={"price_per_gpu_hour": None})
+        changed.append(
+            f"price: ${current.price_per_gpu_hour:.2f} (given for {current.gpu}) -> "
+            f"{edited.gpu}'s list price"
+        )
+    if result.count_said or edited.gpus is None:
+        return edited, changed
+    if estimate(edited, engine).fits_memory:
+        return edited, changed
+    try:
+        holds = estimate(edited.model_copy(update={"gpus": None}), engine).gpus
+    except InputError:  # no count of this GPU holds the model: the answer says so
+        return edited, changed
+    if holds == edited.gpus:  # no count holds it: the answer says what it needs
+        return edited, changed
+    changed.append(
+        f"gpus: {edited.gpus} -> {holds}, the fewest {edited.gpu} that hold the model "
+        f"({edited.gpus} do not)"
+    )
+    return edited.model_copy(update={"gpus": holds}), changed
+
+
+def _repriced(engine: PerfEngine, current: Traffic, edited: Traffic, result: FollowUp) -> Reply:
+    """The thread's fleet as sized, at the new price or utilization: same GPUs, replicas
+    and stack; only $/month, $/M and the API comparison move."""
+    reply = answer_question(
+        engine,
+        current,
+        understood=result.understood,
+        changed=[
+            *result.changed,
+            "the same fleet, re-priced (say 'plan for 60% utilization' to size for a utilization)",
+        ],
+    )
+    sizing = reprice(
+        reply.context["sizing"],
+        edited,
+        engine,
+        price_per_gpu_hour=edited.price_per_gpu_hour
+        if edited.price_per_gpu_hour != current.price_per_gpu_hour
+        else None,
+        utilization=result.utilization,
+    )
+    return _with_sizing(replace(reply, question=edited), sizing, actions=actions_for(edited))
+
+
+def _with_sizing(
+    reply: Reply, sizing: Sizing, *, actions: dict[str, str] | None | bool = False
+) -> Reply:
+    context = {**reply.context, "sizing": sizing}
+    if actions is not False:
+        context["actions"] = actions
+    return replace(reply, context=context)
+
+
+def _save(
+    engine: PerfEngine,
+    session: Session,
+    key: threads.ThreadKey,
+    current: Question,
+    result: FollowUp,
+    *,
+    user_id: str,
+    clock: Callable[[], datetime],
+) -> Reply:
+    """Save the thread's question as a quote (the customer defaults to its name)."""
+    name = result.quote_name or ""
+    customer = result.quote_customer or name
+    economics = size(current, engine) if isinstance(current, Traffic) else estimate(current, engine)
+    try:
+        quote = quotes.save(
+            session,
+            workspace_id=key.workspace_id,
+            channel_id=key.channel_id,
+            owner_user_id=user_id or "unknown",
+            name=name,
+            customer=customer,
+            question=current,
+            economics=economics,
+            as_of=clock().date(),
+            clock=clock,
+        )
+    except StorageError as exc:
+        return error_reply(exc)
+    return Reply("quote_saved", {"quote": quote}, question=current)
 
 
 def _question(parsed: Parsed) -> Question | None:

@@ -182,16 +182,27 @@ def _precision(
 
 
 def _decoded_tokens(scenario: Scenario, model: Model, assumptions: list[str]) -> int | None:
-    """Tokens decoded per request: visible output plus reasoning (billed as output)."""
+    """Tokens decoded per request: its billed output tokens, reasoning included.
+
+    ``output_tokens`` alone is the billed output (the API bills thinking as output, so
+    for a model that thinks it includes the reasoning); with ``reasoning_tokens`` it is
+    the visible part and a request bills and decodes their sum, as a sizing reads the
+    same traffic (``core.traffic.resolve``). The reading is said back in one line."""
     if scenario.output_tokens is None:
         return None
-    if scenario.reasoning_tokens is not None:
-        return scenario.output_tokens + scenario.reasoning_tokens
-    if model.thinking == "mandatory":
+    reasoning = scenario.reasoning_tokens
+    if reasoning:
+        billed = scenario.output_tokens + reasoning
         assumptions.append(
-            f"output_tokens counted as every decoded token, thinking included; {model.name} "
-            f"always thinks (typically ~{model.reasoning_tokens_default:,} tokens a request): "
-            "set reasoning_tokens to add thinking on top of visible output"
+            f"{billed:,} output tokens a request, reasoning included as the API bills it "
+            f"({scenario.output_tokens:,} visible + {reasoning:,} reasoning)"
+        )
+        return billed
+    if reasoning is None and model.thinking != "none":
+        always = f" ({model.name} always thinks)" if model.thinking == "mandatory" else ""
+        assumptions.append(
+            f"{scenario.output_tokens:,} output tokens a request, reasoning included as the "
+            f"API bills it{always}"
         )
     return scenario.output_tokens
 

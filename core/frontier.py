@@ -2,7 +2,10 @@
 
 Each point trades per-user speed for tokens per GPU; sizing picks the point the
 SLA allows. Shown so a sales engineer can see why a faster-feeling service costs
-more per token.
+more per token. Each point is the engine's answer an estimate gives at that batch:
+with no acceptance asked, the speculative-decoding acceptance a measurement at that
+batch assumed (``PerfEngine.default_acceptance``), so a measured batch reads as
+``cost`` and ``estimate`` say it.
 """
 
 from __future__ import annotations
@@ -34,15 +37,27 @@ class FrontierPoint(BaseModel):
     basis: Basis
     error_band: float | None
     estimated_from: str | None = None
+    spec_decode_acceptance: float = 1.0
 
 
 def frontier(
-    engine: PerfEngine, query: PerfQuery, batches: tuple[int, ...] = DEFAULT_BATCHES
+    engine: PerfEngine,
+    query: PerfQuery,
+    batches: tuple[int, ...] = DEFAULT_BATCHES,
+    *,
+    acceptance: float | None = None,
 ) -> list[FrontierPoint]:
-    """Tokens/s per GPU against tokens/s per user at each batch size of ``query``."""
+    """Tokens/s per GPU against tokens/s per user at each batch size of ``query``.
+
+    ``acceptance``: the speculative-decoding acceptance asked for, at every batch; None
+    takes each batch's default as an estimate does (measured, else 1).
+    """
     points = []
     for batch in batches:
-        t = engine.throughput(replace(query, concurrency=batch))
+        q = replace(query, concurrency=batch)
+        a = acceptance if acceptance is not None else engine.default_acceptance(q)
+        q = replace(q, spec_decode_acceptance=a)
+        t = engine.throughput(q)
         serves = t.holds_model
         points.append(
             FrontierPoint(
@@ -56,6 +71,7 @@ def frontier(
                 basis=t.basis,
                 error_band=t.error_band if serves else None,
                 estimated_from=t.estimated_from,
+                spec_decode_acceptance=a,
             )
         )
     return points

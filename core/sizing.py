@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from core import cost
 from core.catalog import Gpu, Precision, Stack
@@ -120,7 +120,12 @@ class Sizing(BaseModel):
     model: str
     requests_per_day: float
     output_tokens_per_request: int
-    reasoning_tokens_per_request: int
+    """Billed output tokens a request, reasoning included: every token it decodes."""
+    reasoning_tokens_per_request: int | None = None
+    """Of those, the reasoning when the customer split it (or a default assumed it);
+    None when output tokens were given as billed."""
+    model_thinking: Literal["none", "optional", "mandatory"] = "none"
+    """Whether the model thinks, so the answer can say its output includes reasoning."""
     output_tokens_per_day: float
     peak_output_tokens_per_s: float
     min_per_user_tokens_per_s: float
@@ -132,6 +137,21 @@ class Sizing(BaseModel):
     api: ApiComparison | None
     infeasible: Infeasible | None
     assumptions: list[str]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _billed_output(cls, data: Any) -> Any:
+        """A sizing stored before output tokens meant billed tokens (it has no
+        ``model_thinking``) counted a request's visible tokens only: add its reasoning,
+        so the stored answer says the tokens it was sized for."""
+        if isinstance(data, dict) and "model_thinking" not in data:
+            reasoning = data.get("reasoning_tokens_per_request")
+            if isinstance(reasoning, int) and "output_tokens_per_request" in data:
+                data = {
+                    **data,
+                    "output_tokens_per_request": data["output_tokens_per_request"] + reasoning,
+                }
+        return data
 
 
 @dataclass(frozen=True)
@@ -218,6 +238,7 @@ def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
         requests_per_day=demand.requests_per_s * SECONDS_PER_DAY,
         output_tokens_per_request=demand.output_tokens,
         reasoning_tokens_per_request=demand.reasoning_tokens,
+        model_thinking=demand.model.thinking,
         output_tokens_per_day=demand.decoded_tokens_per_day,
         peak_output_tokens_per_s=demand.peak_decoded_tokens_per_s,
         min_per_user_tokens_per_s=demand.min_per_user_tokens_per_s,
@@ -508,15 +529,15 @@ def _infeasible(rejected: list[Rejection], demand: Demand) -> Infeasible:
         for c in ("scale", "ttft", "per_user_speed", "memory", "no_stack")
     }
     if by["scale"]:
-        # the most peak tokens/s one quote carries, back to the visible tokens a day asked
+        # the most peak tokens/s one quote carries, back to the output tokens a day asked
         peak = max(r.best or 0 for r in by["scale"])
         mean = peak * demand.mean_decoded_tokens_per_s / demand.peak_decoded_tokens_per_s
-        visible = mean * demand.output_tokens / demand.decoded_tokens * SECONDS_PER_DAY
+        per_day = mean * SECONDS_PER_DAY
         return Infeasible(
             binding_constraint="scale",
             explanation="the traffic needs more GPUs than one quote leases on every option",
-            nearest_feasible_ask=f"output_tokens_per_day={math.floor(visible):,} or less "
-            "(at the same peak and thinking), or split the traffic across quotes",
+            nearest_feasible_ask=f"output_tokens_per_day={math.floor(per_day):,} or less "
+            "(at the same peak, reasoning included), or split the traffic across quotes",
         )
     if by["per_user_speed"]:
         fastest = max(by["per_user_speed"], key=lambda r: r.best or 0)

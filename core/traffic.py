@@ -14,12 +14,18 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.catalog import Catalog, Model
+from core.catalog.entries import EngineConstants
 from core.errors import InputError
 from core.units import SECONDS_PER_DAY
 
 
 class Traffic(BaseModel):
-    """What the customer serves, what it must feel like, and what the lease allows."""
+    """What the customer serves, what it must feel like, and what the lease allows.
+
+    Output tokens are billed output tokens, reasoning included (see ``resolve``):
+    ``output_tokens_per_day`` and ``output_tokens`` are what the customer decodes, unless
+    ``reasoning_tokens`` is given too, which makes ``output_tokens`` the visible part.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
@@ -51,12 +57,17 @@ class Traffic(BaseModel):
 
 @dataclass(frozen=True)
 class Demand:
-    """The traffic as rates: what the search sizes for, and what it assumed to get there."""
+    """The traffic as rates: what the search sizes for, and what it assumed to get there.
+
+    ``output_tokens`` is a request's billed output, reasoning included: every token it
+    decodes. ``reasoning_tokens`` is the part of it that is reasoning when the customer
+    split it (or a default assumed it); None when they gave output tokens as billed.
+    """
 
     model: Model
     requests_per_s: float
     output_tokens: int
-    decoded_tokens: int
+    reasoning_tokens: int | None
     input_tokens: int | None
     mean_decoded_tokens_per_s: float
     peak_decoded_tokens_per_s: float
@@ -66,55 +77,73 @@ class Demand:
     assumptions: list[str] = field(default_factory=list)
 
     @property
+    def decoded_tokens(self) -> int:
+        """Tokens a request decodes: its billed output, thinking included."""
+        return self.output_tokens
+
+    @property
     def decoded_tokens_per_day(self) -> float:
         return self.mean_decoded_tokens_per_s * SECONDS_PER_DAY
 
-    @property
-    def reasoning_tokens(self) -> int:
-        return self.decoded_tokens - self.output_tokens
-
 
 def resolve(traffic: Traffic, catalog: Catalog) -> Demand:
-    """Rates from the traffic as given; contradictions are refused, defaults named."""
+    """Rates from the traffic as given; contradictions are refused, defaults named.
+
+    Output tokens are the tokens billed as output, which for a model that thinks
+    includes its reasoning (the API bills thinking as output, and it is decoded like
+    any other token). So:
+
+    - ``output_tokens_per_day`` is the billed (= decoded) volume a day, always: nothing
+      is added on top of it, whatever the per-request figures say.
+    - ``output_tokens`` alone is the billed output of one request, reasoning included.
+    - ``output_tokens`` with ``reasoning_tokens`` splits a request: visible output and
+      reasoning, billed (and decoded) as their sum. ``reasoning_tokens=0`` says the
+      output is all visible.
+    - Requests a day with ``output_tokens_per_day`` must agree with the billed tokens of
+      a request (visible + reasoning when split); with ``reasoning_tokens`` but no
+      ``output_tokens``, the visible part is what the daily volume leaves over.
+    - A daily volume with no request length at all assumes the catalog's visible
+      output a request plus, for a model that always thinks, its typical reasoning:
+      that sets the request rate and the context, never the volume.
+
+    ``Traffic.reasoning_tokens`` is never a default added to a stated volume.
+    """
     model = catalog.models.get(traffic.model, field_name="model")
     _require_one_volume(traffic)
     constants = catalog.engine
     assumptions: list[str] = []
     requests_per_day = _requests_per_day(traffic)
-    output_tokens = traffic.output_tokens
-    if traffic.output_tokens_per_day is not None:
-        if requests_per_day is not None and output_tokens is not None:
-            implied = requests_per_day * output_tokens
-            if abs(implied - traffic.output_tokens_per_day) > 0.01 * traffic.output_tokens_per_day:
+    reasoning = traffic.reasoning_tokens
+    billed = None if traffic.output_tokens is None else traffic.output_tokens + (reasoning or 0)
+    per_day = traffic.output_tokens_per_day
+    if per_day is not None:
+        if requests_per_day is not None and billed is not None:
+            implied = requests_per_day * billed
+            if abs(implied - per_day) > 0.01 * per_day:
                 raise InputError(
-                    f"{requests_per_day:,.0f} requests a day x {output_tokens:,} output tokens is "
-                    f"{implied:,.0f} tokens a day, not the {traffic.output_tokens_per_day:,.0f} "
-                    "given",
+                    f"{requests_per_day:,.0f} requests a day x {_per_request(billed, reasoning)} "
+                    f"is {implied:,.0f} output tokens a day, not the {per_day:,.0f} given",
                     field="output_tokens_per_day",
-                    hint="give the daily volume or requests x tokens per request, not both",
+                    hint="output tokens a day count reasoning, as the API bills it: give the "
+                    "daily volume or requests x tokens per request, not both",
                 )
         elif requests_per_day is not None:
-            output_tokens = max(1, round(traffic.output_tokens_per_day / requests_per_day))
-        else:
-            if output_tokens is None:
-                output_tokens = constants.default_output_tokens_per_request
-                assumptions.append(
-                    f"assumed {output_tokens:,} output tokens per request "
-                    "(set output_tokens to override)"
+            billed = max(1, round(per_day / requests_per_day))
+            if reasoning is not None and billed <= reasoning:
+                raise InputError(
+                    f"{per_day:,.0f} output tokens a day over {requests_per_day:,.0f} requests "
+                    f"is {billed:,} a request, no more than the {reasoning:,} reasoning tokens "
+                    "given",
+                    field="reasoning_tokens",
+                    hint="output tokens a day count reasoning, as the API bills it; e.g. "
+                    "reasoning_tokens=600",
                 )
-            requests_per_day = traffic.output_tokens_per_day / output_tokens
-    assert requests_per_day is not None and output_tokens is not None
-    reasoning = traffic.reasoning_tokens
-    if reasoning is None:
-        reasoning = model.reasoning_tokens_default if model.thinking == "mandatory" else 0
-        if reasoning:
-            assumptions.append(
-                f"assumed {reasoning:,} reasoning tokens per request: {model.name} always "
-                "thinks, and thinking is decoded and billed as output "
-                "(set reasoning_tokens to override)"
-            )
-    decoded = output_tokens + reasoning
-    mean = requests_per_day * decoded / SECONDS_PER_DAY
+        else:
+            if billed is None:
+                billed, reasoning = _assumed_request(model, reasoning, constants, assumptions)
+            requests_per_day = per_day / billed
+    assert requests_per_day is not None and billed is not None
+    mean = (per_day if per_day is not None else requests_per_day * billed) / SECONDS_PER_DAY
     min_speed = traffic.min_per_user_tokens_per_s
     if min_speed is None:
         min_speed = constants.default_min_per_user_tokens_per_s
@@ -132,8 +161,8 @@ def resolve(traffic: Traffic, catalog: Catalog) -> Demand:
     return Demand(
         model=model,
         requests_per_s=requests_per_day / SECONDS_PER_DAY,
-        output_tokens=output_tokens,
-        decoded_tokens=decoded,
+        output_tokens=billed,
+        reasoning_tokens=reasoning,
         input_tokens=traffic.input_tokens,
         mean_decoded_tokens_per_s=mean,
         peak_decoded_tokens_per_s=mean * traffic.peak_to_average,
@@ -179,3 +208,37 @@ def _requests_per_day(traffic: Traffic) -> float | None:
     if traffic.requests_per_minute is not None:
         return traffic.requests_per_minute * 24 * 60
     return None
+
+
+def _per_request(billed: int, reasoning: int | None) -> str:
+    if reasoning:
+        visible = billed - reasoning
+        return f"{billed:,} output tokens ({visible:,} visible + {reasoning:,} reasoning)"
+    return f"{billed:,} output tokens"
+
+
+def _assumed_request(
+    model: Model, reasoning: int | None, constants: EngineConstants, assumptions: list[str]
+) -> tuple[int, int | None]:
+    """A request's billed output, and its reasoning, when only a daily volume was given:
+    the catalog's visible output plus the reasoning given, or the model's typical
+    reasoning if it always thinks."""
+    visible = constants.default_output_tokens_per_request
+    if reasoning is not None:
+        assumptions.append(
+            f"assumed {visible:,} visible output tokens per request, {visible + reasoning:,} "
+            f"with the {reasoning:,} reasoning (set output_tokens to override)"
+        )
+        return visible + reasoning, reasoning
+    typical = model.reasoning_tokens_default if model.thinking == "mandatory" else 0
+    if typical:
+        assumptions.append(
+            f"assumed {visible + typical:,} output tokens per request: {visible:,} visible "
+            f"and {typical:,} reasoning, typical of {model.name} (set output_tokens to "
+            "override; the daily volume already counts it)"
+        )
+        return visible + typical, typical
+    assumptions.append(
+        f"assumed {visible:,} output tokens per request (set output_tokens to override)"
+    )
+    return visible, None

@@ -129,6 +129,19 @@ def undo(session: Session, key: ThreadKey, *, clock: Clock = utc_now) -> Questio
     return restored
 
 
+def forget(session: Session, key: ThreadKey) -> bool:
+    """Forget the thread's question and history ("start over"); whether there was one.
+
+    The next question asked in the thread starts it afresh (``start``).
+    """
+    row = _find(session, key, for_update=True)
+    if row is None:
+        return False
+    session.delete(row)
+    session.flush()
+    return True
+
+
 def history(session: Session, key: ThreadKey) -> list[Edit]:
     """The thread's edits, oldest first (empty if there is no thread)."""
     row = _find(session, key)

@@ -29,8 +29,12 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         as_of: str | None = typer.Option(None, help="ISO date: use what was known that day."),
         concurrency: int | None = typer.Option(None, help="Concurrent sequences (batch)."),
         input_tokens: int | None = typer.Option(None, help="Prompt tokens per request."),
-        output_tokens: int | None = typer.Option(None, help="Visible output tokens per request."),
-        reasoning_tokens: int | None = typer.Option(None, help="Reasoning tokens per request."),
+        output_tokens: int | None = typer.Option(
+            None, help="Output tokens a request as billed (visible, with --reasoning-tokens)."
+        ),
+        reasoning_tokens: int | None = typer.Option(
+            None, help="Reasoning tokens a request, on top of visible --output-tokens."
+        ),
         context_tokens: int | None = typer.Option(None, help="Mean KV length per sequence."),
         spec_decode_acceptance: float | None = typer.Option(None, help="Tokens accepted per step."),
         price_per_gpu_hour: float | None = typer.Option(None, help="Lease price, $/GPU-hour."),

@@ -43,8 +43,8 @@ def parse_prices(pairs: list[str] | None) -> dict[str, float] | None:
 
 def frontier_query(scenario: Scenario, engine: PerfEngine) -> PerfQuery:
     """The deployment ``estimate`` would answer for (precision, fastest stack known as of,
-    smallest GPU count that holds the model), at batch 1. Speculative decoding counts
-    only when asked for, as in sizing, so every row assumes the same acceptance."""
+    smallest GPU count that holds the model), at batch 1; ``frontier`` sets each batch's
+    speculative-decoding acceptance (the one asked for, else the measured default)."""
     from core.estimate import estimate
     from core.perf.engine import PerfQuery
 
@@ -76,13 +76,19 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the Sizing JSON contract."),
         top: int | None = typer.Option(None, help=f"Options to show (default {DEFAULT_TOP})."),
         model: str | None = typer.Option(None, help="Model id or alias, e.g. kimi-k3."),
-        output_tokens_per_day: float | None = typer.Option(None, help="Visible output tokens/day."),
+        output_tokens_per_day: float | None = typer.Option(
+            None, help="Output tokens a day as billed, reasoning included."
+        ),
         requests_per_day: float | None = typer.Option(None, help="Requests a day."),
         requests_per_hour: float | None = typer.Option(None, help="Requests an hour."),
         requests_per_minute: float | None = typer.Option(None, help="Requests a minute."),
-        output_tokens: int | None = typer.Option(None, help="Visible output tokens per request."),
+        output_tokens: int | None = typer.Option(
+            None, help="Output tokens a request as billed (visible, with --reasoning-tokens)."
+        ),
         input_tokens: int | None = typer.Option(None, help="Prompt tokens per request."),
-        reasoning_tokens: int | None = typer.Option(None, help="Reasoning tokens per request."),
+        reasoning_tokens: int | None = typer.Option(
+            None, help="Reasoning tokens a request, on top of visible --output-tokens."
+        ),
         context_tokens: int | None = typer.Option(None, help="Mean KV length per sequence."),
         peak_to_average: float | None = typer.Option(None, help="Peak over average, >= 1."),
         min_per_user_tokens_per_s: float | None = typer.Option(None, help="Slowest a user gets."),
@@ -158,7 +164,9 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
             scenario = scenario_from(file, flags)
             engine = load_engine()
             query = frontier_query(scenario, engine)
-            points = frontier(engine, query, batches)
+            points = frontier(
+                engine, query, batches, acceptance=scenario.spec_decode_acceptance
+            )
             if as_json:
                 typer.echo(json.dumps([p.model_dump(mode="json") for p in points], indent=2))
                 return

@@ -2,12 +2,12 @@
 
 Type ``/lease ...`` for a command, ``@leasewise ...`` to start a thread, and
 anything else as a follow-up in the current thread ("what about H200?",
-"undo"). The replies are the same templates Slack gets, as their plain-text
-fallback; quotes, threads and subscriptions land in the same database. A reply
-that Slack would upload a file with (``/lease quote pdf``) writes the file into
-the console's folder (the current directory for ``leasewise chat``) and says
-where. With stdin not a terminal, each line is read as one message, so a script
-can drive it.
+"undo"; after "start over" the next line starts a new thread). The replies are
+the same templates Slack gets, as their plain-text fallback; quotes, threads and
+subscriptions land in the same database. A reply that Slack would upload a file
+with (``/lease quote pdf``) writes the file into the console's folder (the current
+directory for ``leasewise chat``) and says where. With stdin not a terminal, each
+line is read as one message, so a script can drive it.
 """
 
 from __future__ import annotations
@@ -93,9 +93,19 @@ class Console:
         engine = self._services.engines.current()
         try:
             with self._services.sessions.begin() as session:
-                return follow_up(engine, session, self._thread, text, self._services.clock)
+                reply = follow_up(
+                    engine,
+                    session,
+                    self._thread,
+                    text,
+                    self._services.clock,
+                    user_id=self._caller.user_id,
+                )
         except (InputError, StorageError) as exc:
             return error_reply(exc)
+        if reply is not None and reply.template == "thread_cleared":
+            self._thread = None  # the next line starts a new thread
+        return reply
 
 
 def run(

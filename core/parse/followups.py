@@ -3,12 +3,17 @@
 "what about H200?", "make it 24 months", "batch 64", "at $4.50", "add 20% growth",
 "without thinking tokens" are read by the same grammar as a first message and
 projected onto the thread's kind; "double the traffic" scales the volume (or the
-batch, for a scenario); "undo" and "start over" are actions the caller carries
-out (it keeps the history), so their fields come back unchanged.
+batch, for a scenario). Actions the caller carries out come back with the fields
+unchanged: "undo" and "start over" (it keeps the history), "compare with H200"
+(the thread's deployment and H200 side by side), "save this as quote acme [for
+Acme]". On a sizing, a utilization or a price alone is a ``reprice``: the same
+fleet at another $/M ("plan for 60% utilization" still re-sizes). A name-like
+word the catalog does not know comes back in ``unknown`` with the closest name.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import replace
 from typing import Any, Literal
@@ -17,6 +22,8 @@ from pydantic import BaseModel, ConfigDict
 
 from core.catalog import Catalog
 from core.parse.facts import Reading
+from core.parse.lexicon import lexicon_for
+from core.parse.markup import plain_text
 from core.parse.numbers import compact
 from core.parse.result import VOLUME, kind_of, price_per_gpu, project, understand
 
@@ -37,14 +44,41 @@ class FollowUp(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    action: Literal["edit", "undo", "reset", "none"]
+    action: Literal["edit", "reprice", "compare", "save", "undo", "reset", "none"]
     fields: dict[str, Any]
     changed: list[str]
     understood: list[str]
+    gpus_named: list[str] = []
+    """The GPUs the follow-up named, in its order (what "compare with" compares)."""
+    count_said: bool = False
+    """Whether it said a GPU count ("16x H200"), so a new GPU keeps it even if short."""
+    price_said: bool = False
+    alongside: bool = False
+    """A sizing over every GPU was asked "what about H200?": the caller puts H200
+    beside the GPU the thread's answer chose (``fields["gpus"]`` holds only H200)."""
+    utilization: float | None = None
+    """A sizing re-priced at this average utilization (the fleet stays as sized)."""
+    quote_name: str | None = None
+    quote_customer: str | None = None
+    unknown: list[str] = []
+    """What was not understood, said: "I don't know 'h2000' — did you mean h200?"."""
+    acknowledgement: bool = False
+    """"thanks", "ok", 👍: nothing to act on, and nothing to answer either."""
 
 
 def apply_followup(fields: dict[str, Any], kind: str, text: str, catalog: Catalog) -> FollowUp:
     """Edit ``fields`` (a thread's, of ``kind``) by the follow-up ``text``."""
+    saved = _SAVE.fullmatch(plain_text(text)[0])
+    if saved:
+        name, customer = saved["name"], saved["customer"]
+        return FollowUp(
+            action="save",
+            fields=dict(fields),
+            changed=[],
+            understood=[f"save as quote {name}" + (f" for {customer}" if customer else "")],
+            quote_name=name,
+            quote_customer=customer.strip() if customer else None,
+        )
     reading, pairs, _ = understand(text, catalog)
     if reading.action == "reset":
         return FollowUp(action="reset", fields=dict(fields), changed=[], understood=["start over"])
@@ -53,21 +87,103 @@ def apply_followup(fields: dict[str, Any], kind: str, text: str, catalog: Catalo
         return FollowUp(action="undo", fields=dict(fields), changed=[], understood=words)
     if kind not in ("scenario", "traffic"):
         kind = kind_of(reading, pairs)
+    named = list(dict.fromkeys(pairs.gpu_ids or reading.gpu_ids))
+    count = pairs.gpu_count if pairs.gpu_count is not None else reading.gpu_count
+    understood = [*reading.understood, *reading.gpu_said, *pairs.understood]
+    said = FollowUp(
+        action="none",
+        fields=dict(fields),
+        changed=[],
+        understood=understood,
+        gpus_named=named,
+        count_said=count is not None,
+        price_said="price_per_gpu_hour" in {**reading.values, **pairs.values},
+        unknown=unknown_names(text, catalog),
+    )
+    if named and _COMPARE.search(text):
+        return said.model_copy(
+            update={
+                "action": "compare",
+                "understood": [*understood, f"compare with {', '.join(named)}"],
+            }
+        )
     edits, notes = project(reading, pairs, kind)
     notes += price_per_gpu(edits, _with_count(reading, fields, kind), catalog)
-    if kind == "traffic" and edits.get("gpus") and fields.get("gpus"):
-        notes += _add_gpus(edits, tuple(fields["gpus"]), text)
+    alongside = False
+    if kind == "traffic" and edits.get("gpus") and not _REPLACE.search(text):
+        if fields.get("gpus"):
+            notes += _add_gpus(edits, tuple(fields["gpus"]))
+        else:
+            alongside = True
+    utilization = None
+    if kind == "traffic" and "planned_utilization" in edits and not _PLAN.search(text):
+        utilization = edits.pop("planned_utilization")
     new = dict(fields)
     new.update(edits)
     notes += _price_stays_with_its_gpu(fields, new, edits, catalog)
-    understood = [*reading.understood, *reading.gpu_said, *pairs.understood, *notes]
-    for target, factor, said in reading.scales:
-        understood.append(f"{said}: x{factor:g}")
+    understood = [*understood, *notes]
+    for target, factor, scaled in reading.scales:
+        understood.append(f"{scaled}: x{factor:g}")
         _scale(new, kind, target, factor)
-    changed = [_change(k, fields.get(k), new[k]) for k in new if fields.get(k) != new[k]]
+    keys = [k for k in new if fields.get(k) != new[k]]
+    changed = [_change(k, fields.get(k), new[k]) for k in keys]
+    if utilization is not None:
+        changed.append(f"utilization: {_pct(utilization)} on average")
     if not changed:
-        return FollowUp(action="none", fields=dict(fields), changed=[], understood=understood)
-    return FollowUp(action="edit", fields=new, changed=changed, understood=understood)
+        if not said.unknown and not understood and _ACK.fullmatch(plain_text(text)[0]):
+            return said.model_copy(update={"acknowledgement": True})
+        return said.model_copy(update={"understood": understood})
+    reprice = kind == "traffic" and set(keys) <= {"price_per_gpu_hour"}
+    return said.model_copy(
+        update={
+            "action": "reprice" if reprice else "edit",
+            "fields": new,
+            "changed": changed,
+            "understood": understood,
+            "utilization": utilization,
+            "alongside": alongside,
+        }
+    )
+
+
+def unknown_names(text: str, catalog: Catalog) -> list[str]:
+    """Name-like words (letters and digits: "h2000", "b3000x") that no catalog name reads,
+    each said with the closest GPU or model id (difflib over ids and aliases) if any."""
+    names: dict[str, str] = {}
+    for table in (catalog.gpus, catalog.models):
+        for entry in table:
+            for name in (entry.id, *entry.aliases):
+                names.setdefault(name.lower(), entry.id)
+    lexicon = lexicon_for(catalog)
+    known = {w for n in (*names, *lexicon.names) for w in re.split(r"[\s/]+", n.lower())}
+    out: list[str] = []
+    words = (w.strip(".,;:!?()*_'\"").lower() for w in plain_text(text)[0].split())
+    for word in dict.fromkeys(words):
+        if not _NAME_LIKE.fullmatch(word) or word in known or _AMOUNT.fullmatch(word):
+            continue
+        close = difflib.get_close_matches(word, names, n=1, cutoff=0.75)
+        hint = f" — did you mean {names[close[0]]}?" if close else ""
+        out.append(f"I don't know '{word}'{hint}")
+    return out
+
+
+_NAME_LIKE = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9][a-z0-9.\-]*")
+_AMOUNT = re.compile(
+    r"\$?\d[\d.,]*(x|k|m|b|bn|t|gb|tb|s|ms|h|hr|hrs|d|mo|yr|yrs|m[io]n|pct|tok|tps|st|nd|rd|th)?"
+    r"|(tp|pp|ep|dp|dep|fp|int|nvfp|mxfp|bf|w|a)\d+.*"
+)
+_SAVE = re.compile(
+    r"\s*(?:please\s+)?save\s+(?:this\s+|it\s+)?(?:as\s+)?(?:a\s+)?quote\s+"
+    r"(?:named\s+|called\s+)?(?P<name>[^\s]+)(?:\s+for\s+(?P<customer>.+?))?\s*[.!]?\s*",
+    re.IGNORECASE,
+)
+_COMPARE = re.compile(r"\b(compare|compared|vs|versus|side by side|against)\b", re.IGNORECASE)
+_PLAN = re.compile(r"\b(plan|planned|planning|size|sized|sizing|headroom|cap)\b", re.IGNORECASE)
+_ACK = re.compile(
+    r"\W*((thanks|thank you|thx|ty|ok|okay|cool|great|nice|perfect|got it|sounds good|lol|"
+    r"awesome|yes|no|sure)\b[\s\W]*)*",
+    re.IGNORECASE,
+)
 
 
 def _price_stays_with_its_gpu(
@@ -95,10 +211,8 @@ def _with_count(reading: Reading, fields: dict[str, Any], kind: str) -> Reading:
     return replace(reading, gpu_count=count, gpu_ids=list(ids))
 
 
-def _add_gpus(edits: dict[str, Any], before: tuple[str, ...], text: str) -> list[str]:
-    """"what about H200?" on a sizing adds H200 to the GPUs compared; "only H200" replaces."""
-    if _REPLACE.search(text):
-        return []
+def _add_gpus(edits: dict[str, Any], before: tuple[str, ...]) -> list[str]:
+    """ "what about H200?" on a sizing adds H200 to the GPUs compared; "only H200" replaces."""
     named = tuple(edits["gpus"])
     edits["gpus"] = tuple(dict.fromkeys((*before, *named)))
     said = ", ".join(named)

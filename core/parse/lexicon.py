@@ -19,7 +19,7 @@ BREAK = "BREAK"
 _GROUPS: dict[str, tuple[str, str]] = {
     "TOKENS": ("", "tokens token tok toks tkns tokns"),
     "REQUESTS": ("", "requests request req reqs calls call queries query completions"),
-    "OUT": ("", "output outputs generated generation completion decode decoded"),
+    "OUT": ("", "output outputs generated generation completion decode decoded visible"),
     "OUTS": ("", "out"),
     "IN": ("", "input inputs prompt prompts prefill"),
     "INS": ("", "in"),
@@ -125,6 +125,7 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("peak", "-", "to", "-", "average"): "P2A",
     ("peak", "-", "to", "-", "avg"): "P2A",
     ("batch", "size"): "BATCH",
+    ("visible", "output"): "OUT",
     ("at", "once"): "CONCURRENT",
     ("in", "flight"): "CONCURRENT",
     ("on", "demand"): "ONDEMAND",

@@ -41,3 +41,16 @@ def test_a_script_of_lines_runs_to_the_end(desk: Services) -> None:
 def test_a_slack_form_is_given_inline_in_the_console(desk: Services) -> None:
     said = Console(desk, user="U0ADMIN").say("/lease admin add")
     assert said is not None and "/lease admin add stack {id:" in said
+
+
+def test_a_daily_volume_said_in_the_console_is_sized_as_billed_output(desk: Services) -> None:
+    """Issue 13: "2B output tokens a day of Kimi K3" is 2 B decoded tokens a day, its
+    thinking included, said back once; nothing assumed on top of it."""
+    said = Console(desk).say("size Kimi K3, 2B output tokens a day, 30 tok/s per user")
+    assert said is not None
+    reading = (
+        "2B output tokens a day, reasoning included as the API bills it (Kimi K3 always thinks)"
+    )
+    assert said.count(reading) == 1
+    assert "peak 23,148 tok/s" in said  # 2e9 / 86,400 at a peak equal to the average
+    assert "reasoning tokens per request" not in said

@@ -284,7 +284,7 @@ def test_compare_says_the_cheaper_hourly_price_is_about_three_times_dearer_per_t
     assert result.exit_code == 0, result.output
     assert "3.3x dearer per token" in result.stdout
     assert "3.1x cheaper per GPU-hour" in result.stdout  # $7.87 / $2.51
-    assert "$2.51/GPU-hour" in result.stdout
+    assert "cheaper per GPU-hour ($2.51 vs $7.87)" in result.stdout
 
 
 def test_compare_prints_the_table_slack_shows(run):

@@ -135,9 +135,43 @@ def test_size_header_gives_the_resolved_volume_peak_and_sla(run, design_sizing):
     out = run("size", *DESIGN_TRAFFIC, wide=True).stdout
     header = out.splitlines()[0]
     assert f"{formats.tokens(design_sizing['requests_per_day'])} requests/day" in header
-    assert f"{formats.tokens(design_sizing['output_tokens_per_day'])} output tokens/day" in header
+    volume = formats.tokens(design_sizing["output_tokens_per_day"])
+    assert f"{volume} output tokens a day, reasoning included as the API bills it" in header
     assert f"peak {formats.tok_s(design_sizing['peak_output_tokens_per_s'])}" in header
     assert f"at least {formats.tok_s(30)} per user" in header
+
+
+def test_size_sizes_2b_output_tokens_a_day_as_2b_decoded_tokens_a_day(run):
+    """Issue 13: the stated volume is billed output, Kimi K3's thinking included; no
+    assumed reasoning is added on top of it (it was sized as 10 B)."""
+    flags = [*K3, *VOLUME, "--min-per-user-tokens-per-s", "30"]
+    sizing = json.loads(run("size", "--json", *flags).stdout)
+    assert sizing["output_tokens_per_day"] == pytest.approx(2e9)
+    assert sizing["peak_output_tokens_per_s"] == pytest.approx(2e9 / 86_400)
+    out = run("size", *flags, wide=True).stdout
+    reading = (
+        "2B output tokens a day, reasoning included as the API bills it (Kimi K3 always thinks)"
+    )
+    assert out.splitlines()[0].startswith(f"Sizing Kimi K3: {reading} — ")
+    assert out.count("reasoning included as the API bills it") == 1
+    assert "reasoning tokens per request" not in out
+
+
+def test_size_reads_visible_and_reasoning_tokens_given_apart_as_their_sum(run):
+    flags = [*K3, "--requests-per-day", "100000", "--output-tokens", "500"]
+    sizing = json.loads(run("size", "--json", *flags, "--reasoning-tokens", "2000").stdout)
+    assert sizing["output_tokens_per_request"] == 2500
+    assert sizing["output_tokens_per_day"] == pytest.approx(2.5e8)
+    out = run("size", *flags, "--reasoning-tokens", "2000", wide=True).stdout
+    assert "250M output tokens a day, reasoning included as the API bills it" in out
+    assert "x 2,500 tokens (500 visible + 2,000 reasoning)" in out
+
+
+def test_estimate_says_the_output_reading_once(run):
+    flags = ["--model", "kimi-k3", "--gpu", "b300", "--gpus", "16", "--output-tokens", "400"]
+    out = run("estimate", *flags, wide=True).stdout
+    assert out.count("reasoning included as the API bills it") == 1
+    assert "400 output tokens a request, reasoning included as the API bills it" in out
 
 
 def test_size_says_why_each_option_after_the_cheapest_loses(run, design_sizing):
@@ -158,7 +192,7 @@ def test_size_shows_headroom_with_growth_and_infinity_without(run):
 def test_size_lists_the_assumptions_and_the_caveats_of_the_cheapest(run, design_sizing):
     out = run("size", *DESIGN_TRAFFIC, wide=True).stdout
     assumed = out.split("Assumed:", 1)[1]
-    assert "reasoning tokens per request" in assumed
+    assert "2,500 output tokens per request: 500 visible and 2,000 reasoning" in assumed
     caveats = out.split("Caveats of option 1:", 1)[1].split("Assumed:", 1)[0]
     assert all(c in caveats for c in design_sizing["options"][0]["caveats"])
 
@@ -325,6 +359,27 @@ def test_frontier_reproduces_the_write_ups_measured_batch_64(run):
     assert len(points) == 1
     assert points[0]["basis"] == "measured"
     assert points[0]["output_tokens_per_s"] == pytest.approx(3607.5, abs=0.1)
+
+
+@pytest.mark.parametrize("batch", [1, 64])
+def test_frontier_gives_each_batch_the_answer_an_estimate_gives_there(run, batch):
+    """Batch 1 was measured with speculative decoding (acceptance 3.84): the frontier's
+    row is the 842 tok/s the estimate says, not a figure without speculation."""
+    points = parse(run("frontier", "--json", *DEPLOYMENT, "--batch", str(batch)).stdout)
+    said = parse(run("estimate", "--json", *DEPLOYMENT, "--concurrency", str(batch)).stdout)
+    assert points[0]["output_tokens_per_s"] == pytest.approx(said["output_tokens_per_s"], rel=1e-4)
+    assert points[0]["spec_decode_acceptance"] == said["spec_decode_acceptance"]
+    assert points[0]["basis"] == said["basis"]
+
+
+def test_frontier_says_which_batches_assume_speculative_decoding(run):
+    result = run("frontier", *DEPLOYMENT, "--batch", "1", "--batch", "64", wide=True)
+    assert "3.84 at batch 1" in result.stdout
+
+
+def test_frontier_holds_an_asked_acceptance_at_every_batch(run):
+    points = parse(run("frontier", "--json", *DEPLOYMENT, "--spec-decode-acceptance", "1").stdout)
+    assert {p["spec_decode_acceptance"] for p in points} == {1.0}
 
 
 def test_frontier_without_a_model_exits_2_naming_it(run):

@@ -23,8 +23,22 @@ def test_unknown_word_is_read_as_a_question(lease: Lease) -> None:
 
 def test_a_typo_in_a_subcommand_gets_a_did_you_mean(lease: Lease) -> None:
     reply = lease("sizee")
-    assert reply.template == "needs_more"
-    assert "did you mean `/lease size`?" in reply.context["missing"]
+    assert reply.template == "unknown_command" and reply.ephemeral
+    assert (reply.context["word"], reply.context["close"]) == ("sizee", "size")
+
+
+def test_a_typo_before_part_of_a_question_is_an_unknown_command(lease: Lease) -> None:
+    reply = lease("qoute Kimi K3")
+    assert reply.template == "unknown_command" and reply.context["close"] == "quote"
+
+
+def test_a_typo_before_a_whole_question_is_read_as_prose(lease: Lease) -> None:
+    assert lease("coast Kimi K3 on 16x B300, batch 64").template == "estimate"
+
+
+def test_text_that_reads_as_nothing_is_an_unknown_command(lease: Lease) -> None:
+    reply = lease("foo bar")
+    assert reply.template == "unknown_command" and reply.context["close"] is None
 
 
 def test_size_refuses_a_deployment_and_says_why(lease: Lease) -> None:

@@ -313,7 +313,9 @@ def realistic(
             ]
         },
         "prices": {"lines": [PRICE_LINE]},
-        "followup_none": {"understood": []},
+        "followup_none": {"understood": [], "unknown": [], "kind": "scenario"},
+        "thread_cleared": {"question": None},
+        "unknown_command": {"command": "/lease", "word": "foo", "close": None},
         "quote_document_posted": {"quote": quote(cost), "user_id": "U1"},
         "home": {
             "quotes": [quote(cost), quote(sizing, 2)],
@@ -423,7 +425,9 @@ def extreme(
             ]
             * 300
         },
-        "followup_none": {"understood": many},
+        "followup_none": {"understood": many, "unknown": [HOSTILE] * 50, "kind": "traffic"},
+        "thread_cleared": {"question": None},
+        "unknown_command": {"command": "/lease", "word": HOSTILE * 5, "close": HOSTILE},
         "quote_document_posted": {"quote": quotes[1], "user_id": "U" + "7" * 20},
         "home": {
             "quotes": quotes,
@@ -549,6 +553,8 @@ MESSAGE_NAMES = sorted(
         "audit_list",
         "prices",
         "followup_none",
+        "thread_cleared",
+        "unknown_command",
         "quote_document_posted",
     ]
 )
@@ -814,6 +820,62 @@ def test_the_compare_sentence_takes_its_ratios_from_the_figures_the_table_shows(
     assert formats.usd_per_m(dear.usd_per_million_output_tokens) in text.split("Side by side:")[1]
 
 
+RATIO = re.compile(
+    r"(\d[\d,]*\.\d)x (cheaper|dearer) per ([\w-]+)(?: too)? \((\$[\d,.]+) vs (\$[\d,.]+)"
+)
+
+
+def assert_ratios_read_off_their_figures(text: str) -> int:
+    """Each "N.Nx cheaper/dearer per X ($a vs $b)" is $a against $b as shown, and the
+    word matches the direction: cheaper means $a is the smaller. Returns how many."""
+    found = RATIO.findall(text)
+    for ratio, word, _, a, b in found:
+        first, second = formats.read_figure(a), formats.read_figure(b)
+        assert (first < second) == (word == "cheaper"), (ratio, word, a, b)
+        big, small = max(first, second), min(first, second)
+        assert f"{big / small:,.1f}" == ratio, (ratio, a, b)
+    return len(found)
+
+
+@pytest.fixture(scope="module")
+def more_gpus_cheaper_each(engine: PerfEngine) -> list[Estimate]:
+    """16 H200s at $4.54 against 8 B300s at $7.87: cheaper per GPU-hour, dearer per
+    hour ($72.64 vs $62.96) and per token."""
+    return [
+        estimate(Scenario(model="kimi-k3", gpu=gpu, gpus=n, concurrency=64), engine)
+        for gpu, n in (("b300", 8), ("h200", 16))
+    ]
+
+
+@pytest.mark.parametrize("deployments", ["pair", "more_gpus_cheaper_each"])
+def test_every_comparison_sentence_is_computed_from_the_figures_beside_it(
+    renderer: Renderer, request: pytest.FixtureRequest, deployments: str
+) -> None:
+    estimates = request.getfixturevalue(deployments)
+    contrasts = price_contrasts(estimates)
+    assert contrasts
+    message = renderer.message(
+        "compare", estimates=estimates, contrasts=contrasts, skipped=[]
+    )
+    for text in (message.text, everything(message)):
+        assert assert_ratios_read_off_their_figures(text) >= 3
+
+
+def test_a_fleet_dearer_per_hour_is_not_called_cheaper_per_hour(
+    renderer: Renderer, more_gpus_cheaper_each: list[Estimate]
+) -> None:
+    b300, h200 = more_gpus_cheaper_each
+    text = renderer.message(
+        "compare",
+        estimates=more_gpus_cheaper_each,
+        contrasts=price_contrasts(more_gpus_cheaper_each),
+        skipped=[],
+    ).text
+    hourly = f"({formats.usd(h200.usd_per_hour)} vs {formats.usd(b300.usd_per_hour)})"
+    assert f"dearer per hour too {hourly}" in text
+    assert "cheaper per hour" not in text
+
+
 def test_quote_economics_of_either_kind(
     renderer: Renderer, cost: Estimate, sizing: Sizing, infeasible: Sizing
 ) -> None:
@@ -889,6 +951,10 @@ def test_small_replies_say_what_they_must(renderer: Renderer, realistic: dict[st
     assert "b300 at 36 months is now $5.00/GPU-hour (MSA with Acme)" in said("admin_done")
     assert "<@U123>" in said("admin_refused")
     assert "what about H200?" in said("followup_none") and "undo" in said("followup_none")
+    assert "start over" in said("followup_none") and "save this as quote" in said("followup_none")
+    assert "`/lease foo` is not a command" in said("unknown_command")
+    assert "`quote`" in said("unknown_command")
+    assert "Started over" in said("thread_cleared")
     assert "say the GPU" in said("needs_more") and "Kimi K3 on 16x B300" in said("needs_more")
     assert "$5.00/GPU-hour" in said("prices")
 

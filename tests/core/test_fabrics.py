@@ -51,7 +51,9 @@ def test_the_same_traffic_sized_on_b300_needs_at_most_twice_the_gpus_of_gb300(
 ):
     """2 B output tokens a day at 30 tok/s per user: a B300 lessor's fleet is the
     GB300's within the physics of the fabric, not the 7x an engine without cross-node
-    expert parallelism put between them."""
+    expert parallelism put between them. Each fleet is its cheapest replica, so their
+    sizes differ (a wider expert-parallel replica yields more per GPU): per GPU the
+    B300 keeps at least half the GB300's speed."""
     sized = {
         gpu: size(
             Traffic(
@@ -68,6 +70,6 @@ def test_the_same_traffic_sized_on_b300_needs_at_most_twice_the_gpus_of_gb300(
     per_gpu = (b300.replica_output_tokens_per_s / b300.gpus_per_replica) / (
         gb300.replica_output_tokens_per_s / gb300.gpus_per_replica
     )
-    assert 0.5 <= per_gpu <= 1.0
-    assert b300.gpus <= 2 * gb300.gpus
+    assert per_gpu >= 0.5
+    assert gb300.gpus <= b300.gpus <= 2 * gb300.gpus
     assert b300.per_user_tokens_per_s >= 30 and gb300.per_user_tokens_per_s >= 30

@@ -95,7 +95,7 @@ EDITS: list[tuple[str, dict[str, Any], str, dict[str, Any], list[str]]] = [
     (
         "traffic",
         TRAFFIC,
-        "utilization around 60%",
+        "plan for utilization around 60%",
         {"planned_utilization": 0.6},
         ["planned utilization: unset -> 60%"],
     ),
@@ -171,3 +171,98 @@ def test_followup_does_not_mutate_its_input(catalog: Catalog) -> None:
     start = dict(SCENARIO)
     apply_followup(start, "scenario", "what about H200 at batch 64", catalog)
     assert start == SCENARIO
+
+
+# --- what a follow-up asks for besides an edit -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "utilization", "changed"),
+    [
+        ("price per million at 40% utilization", 0.4, ["utilization: 40% on average"]),
+        ("at $4.50/GPU-hour", None, ["price: unset -> $4.50/GPU-hour"]),
+    ],
+)
+def test_a_utilization_or_price_alone_reprices_a_sizing(
+    catalog: Catalog, text: str, utilization: float | None, changed: list[str]
+) -> None:
+    result = apply_followup(dict(TRAFFIC), "traffic", text, catalog)
+    assert result.action == "reprice"
+    assert result.utilization == utilization
+    assert result.changed == changed
+    assert "planned_utilization" not in result.fields  # the fleet is not re-sized
+
+
+def test_a_planned_utilization_still_resizes_a_sizing(catalog: Catalog) -> None:
+    result = apply_followup(dict(TRAFFIC), "traffic", "size for 60% utilization", catalog)
+    assert result.action == "edit"
+    assert result.fields["planned_utilization"] == 0.6
+    assert result.utilization is None
+
+
+def test_a_utilization_on_a_deployment_is_an_edit_of_its_utilization(catalog: Catalog) -> None:
+    result = apply_followup(
+        dict(SCENARIO), "scenario", "price per million at 40% utilization", catalog
+    )
+    assert result.action == "edit"
+    assert result.fields == {**SCENARIO, "utilization": 0.4}
+
+
+@pytest.mark.parametrize("text", ["compare with H200", "vs H200?", "H200 side by side"])
+def test_compare_with_names_the_gpus_and_changes_nothing(catalog: Catalog, text: str) -> None:
+    result = apply_followup(dict(SCENARIO), "scenario", text, catalog)
+    assert result.action == "compare"
+    assert result.gpus_named == ["h200"]
+    assert result.fields == SCENARIO
+
+
+def test_what_about_a_gpu_on_a_sizing_over_every_gpu_asks_for_it_alongside(
+    catalog: Catalog,
+) -> None:
+    every_gpu = {k: v for k, v in TRAFFIC.items() if k != "gpus"}
+    result = apply_followup(dict(every_gpu), "traffic", "what about H200?", catalog)
+    assert result.action == "edit" and result.alongside
+    only = apply_followup(dict(every_gpu), "traffic", "only H200", catalog)
+    assert not only.alongside and only.fields["gpus"] == ("h200",)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "customer"),
+    [
+        ("save this as quote acme", "acme", None),
+        ("Save it as a quote acme-q3 for Acme Corp.", "acme-q3", "Acme Corp"),
+        ("save as quote acme for Acme", "acme", "Acme"),
+    ],
+)
+def test_save_this_as_quote(catalog: Catalog, text: str, name: str, customer: str | None) -> None:
+    result = apply_followup(dict(SCENARIO), "scenario", text, catalog)
+    assert result.action == "save"
+    assert (result.quote_name, result.quote_customer) == (name, customer)
+    assert result.fields == SCENARIO
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("what about h2000?", ["I don't know 'h2000' — did you mean h200?"]),
+        ("try b3000", ["I don't know 'b3000' — did you mean b300?"]),
+        ("what about zq9999?", ["I don't know 'zq9999'"]),
+        ("what about H200 in fp8 on 16x, tp8, 2B tokens?", []),
+    ],
+)
+def test_an_unknown_name_is_said_with_the_closest_one(
+    catalog: Catalog, text: str, said: list[str]
+) -> None:
+    assert apply_followup(dict(SCENARIO), "scenario", text, catalog).unknown == said
+
+
+@pytest.mark.parametrize(
+    ("text", "acknowledgement"),
+    [("thanks!", True), ("ok cool 👍", True), ("hmm", False), ("what about it?", False)],
+)
+def test_an_acknowledgement_is_told_from_a_question_with_nothing_to_act_on(
+    catalog: Catalog, text: str, acknowledgement: bool
+) -> None:
+    result = apply_followup(dict(SCENARIO), "scenario", text, catalog)
+    assert result.action == "none"
+    assert result.acknowledgement is acknowledgement

@@ -184,8 +184,9 @@ def test_a_price_for_an_unknown_gpu_is_refused(sized):
     assert info.value.field == "prices"
 
 
-def test_thinking_models_get_their_default_reasoning_said_back(sized):
+def test_a_thinking_models_stated_output_already_includes_its_reasoning(sized):
     s = sized(model="kimi-k3", output_tokens_per_day=1e8, output_tokens=400, gpus=("b300",))
-    assert s.reasoning_tokens_per_request == 2000
-    assert s.output_tokens_per_day == pytest.approx(1e8 * 2400 / 400)
-    assert any("reasoning tokens" in a for a in s.assumptions)
+    assert (s.output_tokens_per_request, s.reasoning_tokens_per_request) == (400, None)
+    assert s.model_thinking == "mandatory"
+    assert s.output_tokens_per_day == pytest.approx(1e8)
+    assert not any("reasoning" in a for a in s.assumptions)

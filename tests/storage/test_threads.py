@@ -154,3 +154,17 @@ def test_threads_idle_longer_than_the_limit_expire_with_their_edits(session, clo
     assert threads.current(session, quiet) is None
     assert threads.current(session, THREAD) == H200
     assert session.scalar(select(func.count()).select_from(ThreadEdit)) == 1
+
+
+def test_forgetting_a_thread_drops_its_question_and_history(session, clock):
+    threads.start(session, THREAD, B300, clock=clock)
+    threads.apply_edit(session, THREAD, after=H200, text="what about H200?", clock=clock)
+
+    assert threads.forget(session, THREAD) is True
+
+    assert threads.current(session, THREAD) is None
+    assert threads.history(session, THREAD) == []
+    assert session.scalar(select(func.count()).select_from(ThreadEdit)) == 0
+    assert threads.forget(session, THREAD) is False
+    threads.start(session, THREAD, H200, clock=clock)  # the thread can start afresh
+    assert threads.current(session, THREAD) == H200

@@ -62,21 +62,21 @@ def register(app: App, services: Services, courier: Courier) -> None:
         _handle(services, courier, Way(body, respond, client), event.get("text", ""), _followed)
 
 
-Act = Callable[[Services, PerfEngine, Session, ThreadKey, str], Reply | None]
+Act = Callable[[Services, PerfEngine, Session, ThreadKey, str, str], Reply | None]
 """What a listener does inside the event's transaction: answer, or edit the thread."""
 
 
 def _followed(
-    services: Services, engine: PerfEngine, session: Session, key: ThreadKey, text: str
+    services: Services, engine: PerfEngine, session: Session, key: ThreadKey, text: str, user: str
 ) -> Reply | None:
-    return follow_up(engine, session, key, text, services.clock)
+    return follow_up(engine, session, key, text, services.clock, user_id=user)
 
 
 def _mentioned(
-    services: Services, engine: PerfEngine, session: Session, key: ThreadKey, text: str
+    services: Services, engine: PerfEngine, session: Session, key: ThreadKey, text: str, user: str
 ) -> Reply:
     """A mention in a thread leasewise already answers is a follow-up; else a new question."""
-    followed = follow_up(engine, session, key, text, services.clock)
+    followed = follow_up(engine, session, key, text, services.clock, user_id=user)
     if followed is not None:
         return followed
     reply = answer(engine, text)
@@ -103,7 +103,7 @@ def _handle(services: Services, courier: Courier, way: Way, text: str, act: Act)
         )
         if not first:
             return
-        reply = act(services, engine, session, key, text)
+        reply = act(services, engine, session, key, text, event.get("user") or "")
         message = None if reply is None else render(services.renderer, reply)
     # Committed before posting: the post may wait out a 429 for many seconds, and on
     # SQLite an open transaction would hold every other writer back that long.
