@@ -296,9 +296,10 @@ def compare_reply(engine: PerfEngine, question: Question, gpus: list[str]) -> Re
     if isinstance(question, Traffic):
         if len(gpus) > 1:
             return answer_question(engine, question, changed=[f"compared {', '.join(gpus)}"])
+        every = tuple(g.id for g in engine.catalog.gpus)  # those not leased say so
         return answer_question(
             engine,
-            question.model_copy(update={"gpus": None}),
+            question.model_copy(update={"gpus": every}),
             changed=["every GPU in the catalog considered"],
         )
     estimates, skipped = across_gpus(question, engine, gpus=gpus if len(gpus) > 1 else ())

@@ -11,13 +11,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from core import cost
-from core.catalog import Gpu, Measurement, Model, Precision, Stack
+from core.catalog import Catalog, Gpu, Measurement, Model, Precision, Stack
 from core.errors import InputError
 from core.perf.calibration import hardware_for
 from core.perf.engine import PerfEngine, PerfQuery, Throughput
 from core.perf.layouts import Layout, layout_kinds
 from core.perf.memory import memory_fit, min_gpus
 from core.perf.roofline import max_context_tokens, mean_context_tokens
+from core.pricing import Price, price_for
 from core.scenario import Estimate, MemoryFit, Scenario, SourceRef
 from core.stack_choice import candidate_stacks
 from core.units import TOKENS_PER_MILLION
@@ -81,13 +82,11 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
             "as the measurement assumed"
         )
 
-    price = scenario.price_per_gpu_hour
-    if price is None:
-        price = gpu.usd_per_gpu_hour
-        assumptions.append(
-            f"assumed ${price:.2f}/GPU-hour for {gpu.name} ({gpu.price_source.title}, "
-            f"{gpu.price_source.date:%Y-%m})"
-        )
+    priced = price_for(
+        gpu, catalog, stated=scenario.price_per_gpu_hour, term_months=scenario.term_months
+    )
+    price = priced.usd_per_gpu_hour
+    assumptions.append(f"priced {gpu.name} at {priced.said}")
     hourly = cost.usd_per_hour(gpus=gpus, price_per_gpu_hour=price)
     monthly = cost.usd_per_month(hourly)
     # a replica that cannot hold the model serves nothing: no throughput, no $/M
@@ -142,6 +141,10 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         per_user_tokens_per_s=perf.per_user_tokens_per_s if tps is not None else None,
         ttft_s=perf.ttft_s if tps is not None else None,
         price_per_gpu_hour=price,
+        price_basis=priced.basis,
+        price_source=priced.label,
+        offered=priced.offered,
+        price_said=priced.said,
         utilization=scenario.utilization,
         usd_per_hour=hourly,
         usd_per_month=monthly,
@@ -162,7 +165,7 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         basis=perf.basis,
         error_band=perf.error_band if tps is not None else None,
         estimated_from=perf.estimated_from,
-        sources=_sources(perf, gpu, price_defaulted=scenario.price_per_gpu_hour is None),
+        sources=_sources(perf, gpu, priced, catalog),
         caveats=_caveats(perf, stack, q, model, catalog.gpus.entries, fit, gpus),
         assumptions=assumptions,
     )
@@ -256,7 +259,7 @@ def _kv_precision(kv_bytes_per_token: float, model: Model) -> str:
     return "fp8" if kv_bytes_per_token < model.kv_bytes_per_token else "bf16"
 
 
-def _sources(perf: Throughput, gpu: Gpu, *, price_defaulted: bool) -> list[SourceRef]:
+def _sources(perf: Throughput, gpu: Gpu, priced: Price, catalog: Catalog) -> list[SourceRef]:
     """The measurements an answer rests on; for a roofline estimate, the publications
     its stack was fitted on, once each; none for a replica that cannot hold the model
     (it has no figure to rest on anything)."""
@@ -270,9 +273,13 @@ def _sources(perf: Throughput, gpu: Gpu, *, price_defaulted: bool) -> list[Sourc
             SourceRef(title=m.source.title, url=m.source.url, date=m.source.date, measurement=m.id)
             for m in perf.measurements
         ]
-    if price_defaulted:
+    if priced.basis == "list":
         p = gpu.price_source
         refs.append(SourceRef(title=p.title, url=p.url, date=p.date))
+    elif priced.basis == "book":
+        line = catalog.lease_price(gpu.id, priced.term_months)
+        assert line is not None
+        refs.append(SourceRef(title=line.source.title, url=line.source.url, date=line.source.date))
     return refs
 
 

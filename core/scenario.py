@@ -114,6 +114,17 @@ class Estimate(BaseModel):
     per_user_tokens_per_s: float | None
     ttft_s: float | None
     price_per_gpu_hour: float
+    price_basis: Literal["stated", "book", "list"] | None = None
+    """Where the price came from: stated in the question, the price book's line for
+    the term, or the GPU's on-demand list price (None: an answer saved before)."""
+    price_source: str | None = None
+    """The price's provenance as the answer says it (as a sizing option's is):
+    "36-month book price", "as stated in the question", "on-demand list price, not in
+    our offer — <its source>"."""
+    offered: bool = True
+    """The GPU is in the company's price book (False: "not in our offer")."""
+    price_said: str | None = None
+    """The price as the answer says it back: "$5.00/GPU-hour, 36-month book price"."""
     utilization: float
     usd_per_hour: float
     usd_per_month: float

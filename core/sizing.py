@@ -24,6 +24,7 @@ from core.perf.engine import PerfEngine, PerfQuery, Throughput
 from core.perf.layouts import Layout, layout_kinds, replica_layouts
 from core.perf.memory import deployable_counts, largest_batch, room
 from core.perf.roofline import max_context_tokens, mean_context_tokens
+from core.pricing import Price, PriceBasis, offered_gpus, price_for
 from core.scenario import Basis
 from core.stack_choice import candidate_stacks
 from core.traffic import Demand, Traffic, resolve
@@ -56,6 +57,11 @@ class SizingOption(BaseModel):
     average_utilization: float
     price_per_gpu_hour: float
     price_source: str
+    """The price's provenance as the answer says it: "36-month book price", or
+    "on-demand list (its source), not in our offer"."""
+    price_basis: PriceBasis = "book"
+    offered: bool = True
+    """The GPU is in the company's price book; False only when the question named it."""
     usd_per_month: float
     usd_per_million_output_tokens: float
     basis: Basis
@@ -198,13 +204,19 @@ def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
                 )
             )
             continue
-        price, price_source = _price(traffic, engine, gpu)
+        price = price_for(
+            gpu,
+            catalog,
+            stated=traffic.price_per_gpu_hour,
+            stated_for=traffic.prices,
+            term_months=traffic.term_months,
+        )
         for n in _replica_sizes(gpu, catalog.engine.max_replica_nodes):
             found = _best_candidate(engine, demand, traffic, gpu, precision, stacks, n, max_ctx)
             if isinstance(found, Rejection):
                 rejected.append(found)
                 continue
-            option = _price_option(found, demand, traffic, engine, price, price_source)
+            option = _price_option(found, demand, traffic, engine, price)
             if option.gpus > catalog.engine.max_gpus_per_quote:
                 rejected.append(
                     Rejection(
@@ -379,9 +391,9 @@ def _price_option(
     demand: Demand,
     traffic: Traffic,
     engine: PerfEngine,
-    price: float,
-    price_source: str,
+    priced: Price,
 ) -> SizingOption:
+    price = priced.usd_per_gpu_hour
     capacity = c.perf.output_tokens_per_s
     replicas = max(
         1, math.ceil(demand.peak_decoded_tokens_per_s / (capacity * demand.planned_utilization))
@@ -405,7 +417,9 @@ def _price_option(
         peak_utilization=demand.peak_decoded_tokens_per_s / (replicas * capacity),
         average_utilization=demand.mean_decoded_tokens_per_s / (replicas * capacity),
         price_per_gpu_hour=price,
-        price_source=price_source,
+        price_source=priced.label,
+        price_basis=priced.basis,
+        offered=priced.offered,
         usd_per_month=monthly,
         usd_per_million_output_tokens=monthly / tokens_per_month * TOKENS_PER_MILLION,
         basis=c.perf.basis,
@@ -574,10 +588,16 @@ def _down(speed: float | None) -> str:
 
 
 def _allowed_gpus(traffic: Traffic, engine: PerfEngine) -> list[Gpu]:
+    """The GPUs the question names, else the offer (the GPUs the price book leases)
+    and any GPU the question gave a price for; every GPU when the book is empty."""
     table = engine.catalog.gpus
-    if traffic.gpus is None:
+    if traffic.gpus is not None:
+        return [table.get(name, field_name="gpus") for name in traffic.gpus]
+    offer = offered_gpus(engine.catalog)
+    if not offer:
         return list(table)
-    return [table.get(name, field_name="gpus") for name in traffic.gpus]
+    named = {table.get(name, field_name="prices").id for name in traffic.prices}
+    return [g for g in table if g.id in offer or g.id in named]
 
 
 def _precision(traffic: Traffic, engine: PerfEngine, demand: Demand) -> Precision:
@@ -585,22 +605,6 @@ def _precision(traffic: Traffic, engine: PerfEngine, demand: Demand) -> Precisio
     if traffic.precision is not None:
         return table.get(traffic.precision, field_name="precision")
     return table.entries[demand.model.native_precisions[0]]
-
-
-def _price(traffic: Traffic, engine: PerfEngine, gpu: Gpu) -> tuple[float, str]:
-    """The question's price, else the price book's line for the term, else on demand."""
-    for name, value in traffic.prices.items():
-        if engine.catalog.gpus.get(name, field_name="prices").id == gpu.id:
-            return value, "given"
-    if traffic.price_per_gpu_hour is not None:
-        return traffic.price_per_gpu_hour, "given"
-    line = engine.catalog.lease_price(gpu.id, traffic.term_months)
-    if line is not None:
-        return line.usd_per_gpu_hour, f"price book: {line.source.title}"
-    return gpu.usd_per_gpu_hour, (
-        f"on demand, no {traffic.term_months}-month line in the price book: "
-        f"{gpu.price_source.title}"
-    )
 
 
 def _caveats(c: _Candidate, demand: Demand, gpus: int) -> list[str]:

@@ -46,7 +46,8 @@ class Traffic(BaseModel):
     precision: str | None = None
     stack: str | None = None
     as_of: dt.date | None = None
-    term_months: Literal[0, 12, 24, 36] = 36
+    term_months: Literal[0, 12, 24, 36] | None = None
+    """The lease term priced; None: the price book's default term (36 months today)."""
     price_per_gpu_hour: float | None = Field(default=None, gt=0, le=1000)
     prices: dict[str, Annotated[float, Field(gt=0, le=1000)]] = {}
     api_price_per_million_output: float | None = Field(default=None, gt=0)

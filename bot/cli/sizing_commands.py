@@ -94,7 +94,7 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         min_per_user_tokens_per_s: float | None = typer.Option(None, help="Slowest a user gets."),
         max_ttft_s: float | None = typer.Option(None, help="Longest time to first token, s."),
         monthly_growth: float | None = typer.Option(None, help="Growth a month, e.g. 0.1."),
-        gpu: list[str] | None = typer.Option(None, help="Allowed GPU (repeat; default all)."),
+        gpu: list[str] | None = typer.Option(None, help="Allowed GPU (repeat; default: offer)."),
         precision: str | None = typer.Option(None, help="Weight precision, e.g. mxfp4."),
         stack: str | None = typer.Option(None, help="Serving stack id (default: best as of)."),
         as_of: str | None = typer.Option(None, help="ISO date: use what was known that day."),

@@ -237,6 +237,7 @@ def _priced(engine: PerfEngine, prices: Sequence[admin.PriceLine]) -> PerfEngine
             gpu=p.gpu,
             term_months=p.term_months,
             usd_per_gpu_hour=p.usd_per_gpu_hour,
+            valid_from=p.created_at.date(),
             source=Source(title=p.source, date=p.created_at.date()),
             notes=f"set by {p.added_by}",
         )

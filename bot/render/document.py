@@ -270,8 +270,7 @@ def _estimate_figures(quote: StoredQuote, x: Estimate, catalog: Catalog) -> Figu
         concurrency=x.concurrency,
         term_months=getattr(quote.question, "term_months", None),
         price_per_gpu_hour=x.price_per_gpu_hour,
-        price_source=getattr(x, "price_source", None)
-        or ("given" if asked_price is not None else _list_price_source(catalog, x.gpu)),
+        price_source=_price_label(x, asked_price, catalog),
         usd_per_hour=x.usd_per_hour,
         usd_per_month=x.usd_per_month,
         contract_usd=x.contract_usd,
@@ -350,6 +349,18 @@ def _model_name(catalog: Catalog, model: str) -> str:
     return model if entry is None else entry.name
 
 
+STATED = ("given", "as stated in the question")
+"""How a price the question gave is labelled (before and after the one price rule)."""
+
+
+def _price_label(x: Estimate, asked_price: float | None, catalog: Catalog) -> str:
+    """Where the quote's price came from, as the answer said it; a quote saved before
+    the answers said it names the price the customer gave, else the list price."""
+    if x.price_source is not None:
+        return x.price_source
+    return "given" if asked_price is not None else _list_price_source(catalog, x.gpu)
+
+
 def _list_price_source(catalog: Catalog, gpu: str) -> str:
     entry = catalog.gpus.entries.get(gpu)
     return "on demand" if entry is None else f"on demand: {entry.price_source.title}"
@@ -359,8 +370,9 @@ def _validity(
     quote: StoredQuote, figures: Figures | None, catalog: Catalog, days: int
 ) -> Validity:
     """The price book line's end date when the line that priced the quote has one."""
-    if figures is not None and figures.price_source != "given":
-        line = catalog.lease_price(figures.gpu, figures.term_months or 0)
+    if figures is not None and figures.price_source not in STATED:
+        term = catalog.default_term_months if figures.term_months is None else figures.term_months
+        line = catalog.lease_price(figures.gpu, term)
         until = getattr(line, "valid_until", None)
         if line is not None and line.usd_per_gpu_hour == figures.price_per_gpu_hour and until:
             return Validity(until=until, source="price_book", line=line.id)

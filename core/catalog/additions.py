@@ -41,6 +41,7 @@ def with_additions(
         stacks=stack_table,
         measurements=measurement_table,
         prices={p.id: p for p in price_table.values()},
+        default_term_months=catalog.default_term_months,
         field_data=catalog.field_data,
     )
     for section, rid, field, message in merged.dangling_references():

@@ -87,6 +87,9 @@ class Catalog:
     stacks: Table[Stack]
     measurements: tuple[Measurement, ...]
     prices: tuple[LeasePrice, ...]
+    default_term_months: int
+    """The term a question that names none is priced at (the price book's setting;
+    36 months when no file sets it)."""
     field_data: Path | None
     _by_deployment: dict[tuple[str, str, int, str, str], list[Measurement]]
     _field: list[tuple[FieldMeasurement, ...]]
@@ -101,6 +104,7 @@ class Catalog:
         stacks: Mapping[str, Stack],
         measurements: Mapping[str, Measurement],
         prices: Mapping[str, LeasePrice] | None = None,
+        default_term_months: int | None = None,
         field_data: Path | None = None,
     ) -> None:
         object.__setattr__(self, "engine", engine)
@@ -110,6 +114,9 @@ class Catalog:
         object.__setattr__(self, "stacks", Table("stack", dict(stacks)))
         object.__setattr__(self, "measurements", tuple(measurements.values()))
         object.__setattr__(self, "prices", tuple((prices or {}).values()))
+        object.__setattr__(
+            self, "default_term_months", 36 if default_term_months is None else default_term_months
+        )
         object.__setattr__(self, "field_data", field_data)
         object.__setattr__(self, "_field", [])
         index: dict[tuple[str, str, int, str, str], list[Measurement]] = {}

@@ -358,14 +358,33 @@ class Measurement(Record):
 
 
 class LeasePrice(Record):
-    """One line of the price book: a GPU at a commitment term (0 months: on demand)."""
+    """One line of the price book: a GPU at a commitment term (0 months: on demand),
+    valid from ``valid_from`` through ``valid_until`` (None: until withdrawn)."""
 
     id: str
     gpu: str
     term_months: int = Field(ge=0, le=120)
     usd_per_gpu_hour: float = Field(gt=0)
+    valid_from: dt.date
+    valid_until: dt.date | None = None
     source: Source
     notes: str = ""
+
+    @model_validator(mode="after")
+    def _valid_period(self) -> LeasePrice:
+        if self.valid_until is not None and self.valid_until < self.valid_from:
+            raise ValueError("valid_until is before valid_from")
+        return self
+
+    def valid_on(self, day: dt.date) -> bool:
+        """True while the line may be quoted: from valid_from through valid_until."""
+        return self.valid_from <= day and (self.valid_until is None or day <= self.valid_until)
+
+
+class PriceBookTerms(Record):
+    """The price book's own settings: the term a question with none is priced at."""
+
+    default_term_months: int = Field(ge=0, le=120)
 
 
 class Prior(Record):

@@ -22,6 +22,7 @@ from core.catalog.entries import (
     Measurement,
     Model,
     Precision,
+    PriceBookTerms,
     Stack,
 )
 from core.errors import CatalogError
@@ -42,6 +43,9 @@ _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 SINGLETONS = {"engine"}
 """Sections holding one mapping rather than a list of entries."""
+
+SETTINGS: dict[str, type[BaseModel]] = {"default_term_months": PriceBookTerms}
+"""Top-level scalars a file may set, each validated as the one field of its record."""
 
 
 def packaged_files() -> list[Path]:
@@ -66,7 +70,7 @@ def load_catalog(files: Iterable[Path] | None = None, *, field_data: Path | None
     The packaged catalog reads the packaged field data when asked for them; a catalog
     of given files has field data only if ``field_data`` names their folder.
     """
-    sections: dict[str, list[tuple[str, BaseModel]]] = {k: [] for k in SECTIONS}
+    sections: dict[str, list[tuple[str, BaseModel]]] = {k: [] for k in (*SECTIONS, *SETTINGS)}
     for path in packaged_files() if files is None else files:
         for section, record in _read_file(Path(path)):
             sections[section].append((path.name, record))
@@ -136,6 +140,10 @@ def _read_text(text: str, name: str) -> list[tuple[str, BaseModel]]:
         )
     out: list[tuple[str, BaseModel]] = []
     for section, entries in document.items():
+        if section in SETTINGS:
+            record = _validate(SETTINGS[section], {section: entries}, file=name, index=0)
+            out.append((section, record))
+            continue
         if section not in SECTIONS:
             raise CatalogError(
                 f"unknown section {section!r}; expected one of {sorted(SECTIONS)}",
@@ -159,6 +167,8 @@ def _validate(kind: type[R], raw: Any, *, file: str, index: int) -> R:
     entry = str(raw.get("id", f"#{index + 1}")) if isinstance(raw, Mapping) else f"#{index + 1}"
     if kind is EngineConstants:
         entry = "engine"
+    if kind is PriceBookTerms:
+        entry = "price book"
     try:
         return kind.model_validate(raw)
     except ValidationError as exc:
@@ -180,6 +190,7 @@ def _assemble(sections: dict[str, list[tuple[str, BaseModel]]], field_data: Path
     tables: dict[str, dict[str, Any]] = {}
     origin: dict[tuple[str, str], str] = {}
     engines = sections.pop("engine")
+    default_term = _default_term(sections.pop("default_term_months"), sections["prices"])
     if len(engines) != 1:
         files = ", ".join(f for f, _ in engines) or "no file"
         raise CatalogError(
@@ -212,9 +223,39 @@ def _assemble(sections: dict[str, list[tuple[str, BaseModel]]], field_data: Path
         stacks=tables["stacks"],
         measurements=tables["measurements"],
         prices=tables["prices"],
+        default_term_months=default_term,
         field_data=field_data,
     )
     for problem in catalog.dangling_references():
         section, rid, field, message = problem
         raise CatalogError(message, file=origin[(section, rid)], entry=rid, field=field)
     return catalog
+
+
+def _default_term(
+    settings: list[tuple[str, BaseModel]], prices: list[tuple[str, BaseModel]]
+) -> int | None:
+    """The price book's default term: set once, and a term the book has lines for."""
+    if len(settings) > 1:
+        files = ", ".join(f for f, _ in settings)
+        raise CatalogError(
+            f"default_term_months is set more than once (in: {files})",
+            file=settings[1][0],
+            entry="price book",
+            field="default_term_months",
+        )
+    if not settings:
+        return None
+    file, record = settings[0]
+    assert isinstance(record, PriceBookTerms)
+    term = record.default_term_months
+    terms = {p.term_months for _, p in prices if isinstance(p, LeasePrice)}
+    if prices and term not in terms:
+        raise CatalogError(
+            f"no price book line has the default term of {term} months "
+            f"(its terms: {', '.join(str(t) for t in sorted(terms))})",
+            file=file,
+            entry="price book",
+            field="default_term_months",
+        )
+    return term

@@ -120,6 +120,7 @@ def apply_followup(fields: dict[str, Any], kind: str, text: str, catalog: Catalo
         utilization = edits.pop("planned_utilization")
     new = dict(fields)
     new.update(edits)
+    notes += _price_stays_with_its_gpu(fields, new, edits, catalog)
     understood = [*understood, *notes]
     for target, factor, scaled in reading.scales:
         understood.append(f"{scaled}: x{factor:g}")
@@ -185,6 +186,20 @@ _ACK = re.compile(
 )
 
 
+def _price_stays_with_its_gpu(
+    before: dict[str, Any], new: dict[str, Any], edits: dict[str, Any], catalog: Catalog
+) -> list[str]:
+    """A price stated for one GPU is that GPU's only: moving the thread to another GPU
+    drops it (the new GPU takes its own price), unless the follow-up states one."""
+    stated, old, gpu = before.get("price_per_gpu_hour"), before.get("gpu"), edits.get("gpu")
+    if stated is None or not old or not gpu or "price_per_gpu_hour" in edits:
+        return []
+    if catalog.gpus.get(old).id == catalog.gpus.get(gpu).id:
+        return []
+    new["price_per_gpu_hour"] = None
+    return [f"the ${stated:.2f}/GPU-hour stated for {old} stays with {old}"]
+
+
 def _with_count(reading: Reading, fields: dict[str, Any], kind: str) -> Reading:
     """The reading, with the thread's GPU and count where the follow-up names none."""
     if reading.gpu_count is not None and reading.gpu_ids:
@@ -222,6 +237,8 @@ def _scale(fields: dict[str, Any], kind: str, target: str, factor: float) -> Non
 
 def _change(key: str, old: Any, new: Any) -> str:
     label, unit = _LABELS.get(key, (key, ""))
+    if key == "price_per_gpu_hour" and new is None and old is not None:
+        return f"{label}: {_money(old)}{unit} -> the new GPU's own price"
     if key == "price_per_gpu_hour":
         return f"{label}: {_money(old)} -> {_money(new)}{unit}"
     if key == "monthly_growth":

@@ -22,6 +22,7 @@ from core.parse.keyvalue import Pairs, read_pairs
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.tokens import scan
+from core.pricing import offered_gpus
 from core.scenario import Scenario
 from core.traffic import Traffic
 
@@ -213,11 +214,7 @@ def _invalid(kind: str, fields: dict[str, Any]) -> list[str]:
 def _defaults(kind: str, fields: dict[str, Any], catalog: Catalog) -> list[str]:
     out: list[str] = []
     if kind == "scenario" and "gpu" in fields:
-        gpu = catalog.gpus.get(fields["gpu"])
-        if "price_per_gpu_hour" not in fields:
-            out.append(
-                f"assumed ${gpu.usd_per_gpu_hour:.2f}/GPU-hour for {gpu.id} (its list price)"
-            )
+        # the price is the answer's to say (core.pricing), once, with where it came from
         if "gpus" not in fields:
             out.append("no GPU count given: the smallest count that holds the model")
         if "concurrency" not in fields:
@@ -225,19 +222,12 @@ def _defaults(kind: str, fields: dict[str, Any], catalog: Catalog) -> list[str]:
         if "utilization" not in fields:
             out.append("utilization 100% (say 'utilization 60%')")
     if kind == "traffic":
-        term = fields.get("term_months", 36)
+        term = fields.get("term_months", catalog.default_term_months)
         if "term_months" not in fields:
-            out.append("assumed a 36-month term")
+            out.append(f"assumed a {term}-month term (the price book's default)")
         if term not in TRAFFIC_TERMS:
             out.append(f"sizing prices terms of 0, 12, 24 or 36 months, not {term}")
-        if "price_per_gpu_hour" not in fields:
-            for gpu in fields.get("gpus") or ():
-                line = catalog.lease_price(gpu, term) if isinstance(term, int) else None
-                if line is not None:
-                    out.append(
-                        f"assumed a {term}-month {gpu} term at "
-                        f"${line.usd_per_gpu_hour:.2f}/GPU-hour (price book)"
-                    )
         if not fields.get("gpus"):
-            out.append("every GPU in the catalog considered (say 'on B300' to narrow)")
+            offer = ", ".join(g.upper() for g in offered_gpus(catalog)) or "every GPU"
+            out.append(f"the GPUs we lease considered: {offer} (say 'on H200' for another)")
     return out

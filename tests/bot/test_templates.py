@@ -825,7 +825,7 @@ def test_sizing_headline_rows_and_rejections(
     headline = (
         f"{best.gpus}x B300 ({best.replicas} replicas of {best.gpus_per_replica}, "
         f"{best.layout}) — "
-        f"{formats.usd(best.usd_per_month)}/month, "
+        f"{formats.usd(best.usd_per_month)}/month at $5.00/GPU-hour (36-month book price), "
         f"{formats.usd_m(best.usd_per_million_output_tokens)} output tokens at "
         f"{formats.pct(best.average_utilization)} average utilization, "
         f"{formats.months(best.months_of_headroom)} of headroom at 10%/month"

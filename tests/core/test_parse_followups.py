@@ -9,6 +9,8 @@ import pytest
 from core.catalog import Catalog
 from core.parse import apply_followup
 
+OWN = "price: $5.00/GPU-hour -> the new GPU's own price"
+"""A price stated for one GPU is that GPU's: moving to another drops it."""
 SCENARIO: dict[str, Any] = {
     "model": "kimi-k3",
     "gpu": "b300",
@@ -25,7 +27,13 @@ TRAFFIC: dict[str, Any] = {
 }
 
 EDITS: list[tuple[str, dict[str, Any], str, dict[str, Any], list[str]]] = [
-    ("scenario", SCENARIO, "what about H200?", {"gpu": "h200", "gpus": 8}, ["gpu: b300 -> h200"]),
+    (
+        "scenario",
+        SCENARIO,
+        "what about H200?",
+        {"gpu": "h200", "gpus": 8, "price_per_gpu_hour": None},
+        ["gpu: b300 -> h200", OWN],
+    ),
     ("scenario", SCENARIO, "make it 24 months", {"term_months": 24}, ["term: 36 -> 24 months"]),
     ("scenario", SCENARIO, "batch 64", {"concurrency": 64}, ["concurrency: 16 -> 64"]),
     (
@@ -47,8 +55,8 @@ EDITS: list[tuple[str, dict[str, Any], str, dict[str, Any], list[str]]] = [
         "scenario",
         SCENARIO,
         "try 16x GB300",
-        {"gpu": "gb300", "gpus": 16},
-        ["gpu: b300 -> gb300", "gpus: 8 -> 16"],
+        {"gpu": "gb300", "gpus": 16, "price_per_gpu_hour": None},
+        ["gpu: b300 -> gb300", "gpus: 8 -> 16", OWN],
     ),
     ("scenario", SCENARIO, "double the batch", {"concurrency": 32}, ["concurrency: 16 -> 32"]),
     ("scenario", SCENARIO, "in FP8", {"precision": "fp8"}, ["precision: unset -> fp8"]),
@@ -61,7 +69,13 @@ EDITS: list[tuple[str, dict[str, Any], str, dict[str, Any], list[str]]] = [
     ),
     ("scenario", SCENARIO, "3 years instead", {"term_months": 36}, []),
     ("scenario", SCENARIO, "utilization 60%", {"utilization": 0.6}, ["utilization: unset -> 60%"]),
-    ("scenario", SCENARIO, "<@U1> what about *H200*?", {"gpu": "h200"}, ["gpu: b300 -> h200"]),
+    (
+        "scenario",
+        SCENARIO,
+        "<@U1> what about *H200*?",
+        {"gpu": "h200", "price_per_gpu_hour": None},
+        ["gpu: b300 -> h200", OWN],
+    ),
     ("scenario", SCENARIO, "concurrency=128", {"concurrency": 128}, ["concurrency: 16 -> 128"]),
     (
         "traffic",
