@@ -446,22 +446,43 @@ def months_of_headroom(*, capacity: float, peak: float, monthly_growth: float) -
 
 
 def _rank(options: list[SizingOption]) -> list[SizingOption]:
-    ordered = sorted(options, key=lambda o: (o.usd_per_month, o.usd_per_million_output_tokens))
+    def room(o: SizingOption) -> float:
+        return math.inf if o.months_of_headroom is None else o.months_of_headroom
+
+    ordered = sorted(
+        options, key=lambda o: (o.usd_per_month, o.usd_per_million_output_tokens, -room(o))
+    )
     if not ordered:
         return []
     best = ordered[0]
     out = [best.model_copy(update={"cheapest": True})]
     for o in ordered[1:]:
         extra = o.usd_per_month - best.usd_per_month
+        name = f"{best.replicas}x{best.gpus_per_replica} {best.gpu}"
         reason = (
-            f"costs ${extra:,.0f}/month more than {best.replicas}x{best.gpus_per_replica} "
-            f"{best.gpu}"
+            f"costs ${extra:,.0f}/month more than {name}"
             if extra > 0
-            else f"same bill as {best.replicas}x{best.gpus_per_replica} {best.gpu} "
-            "with less headroom"
+            else f"same bill as {name}{_second_on(o, best, room(o), room(best))}"
         )
         out.append(o.model_copy(update={"why_not": reason}))
     return out
+
+
+def _second_on(o: SizingOption, best: SizingOption, mine: float, theirs: float) -> str:
+    """Why an option with the same bill ranks after the cheapest, as its figures show."""
+    if o.usd_per_million_output_tokens > best.usd_per_million_output_tokens:
+        return ", dearer per token"
+    if mine == theirs:
+        return (
+            "; no growth assumed, so both have room to spare"
+            if math.isinf(mine)
+            else ", the same headroom"
+        )
+    return f" with less headroom ({_months(mine)} against {_months(theirs)})"
+
+
+def _months(m: float) -> str:
+    return "unlimited" if math.isinf(m) else f"{m:.1f} months"
 
 
 def _api(best: SizingOption, demand: Demand, traffic: Traffic) -> ApiComparison | None:

@@ -190,3 +190,37 @@ def test_a_thinking_models_stated_output_already_includes_its_reasoning(sized):
     assert s.model_thinking == "mandatory"
     assert s.output_tokens_per_day == pytest.approx(1e8)
     assert not any("reasoning" in a for a in s.assumptions)
+
+
+def _same_bill(engine, growth: float):
+    traffic = Traffic(
+        model="kimi-k3",
+        output_tokens_per_day=2e9,
+        output_tokens=400,
+        input_tokens=800,
+        peak_to_average=3,
+        min_per_user_tokens_per_s=30,
+        monthly_growth=growth,
+    )
+    options = size(traffic, engine).options
+    best = options[0]
+    return best, [o for o in options[1:] if o.usd_per_month == best.usd_per_month]
+
+
+def test_of_two_fleets_at_the_same_bill_the_one_with_more_headroom_ranks_first(engine):
+    best, tied = _same_bill(engine, growth=0.1)
+    assert tied, "this traffic has two fleets at one bill"
+    for o in tied:
+        assert (o.months_of_headroom or 0) <= (best.months_of_headroom or 0)
+        if o.months_of_headroom != best.months_of_headroom:
+            assert f"less headroom ({o.months_of_headroom:.1f} months against " in o.why_not
+            assert f"against {best.months_of_headroom:.1f} months)" in o.why_not
+
+
+def test_without_growth_a_tie_says_both_have_room_rather_than_less_headroom(engine):
+    best, tied = _same_bill(engine, growth=0.0)
+    assert best.months_of_headroom is None and tied
+    for o in tied:
+        assert "less headroom" not in o.why_not
+        if o.usd_per_million_output_tokens == best.usd_per_million_output_tokens:
+            assert "both have room to spare" in o.why_not
