@@ -169,7 +169,10 @@ def test_the_leased_b300_is_said_to_be_estimated_from_the_gb300_measurement(
     assert round(estimate["usd_per_million_output_tokens"], 2) > 9.98  # two 8-GPU domains
     out = run("estimate", input=json.dumps(on_b300), wide=True).stdout
     band = round(estimate["error_band"] * 100)
-    assert f"Basis: estimated from k3-gb300x16-b64-vllm (±{band}%)" in out
+    [source] = [
+        s["title"] for s in estimate["sources"] if s["measurement"] == "k3-gb300x16-b64-vllm"
+    ]
+    assert f"Basis: estimated from {source}, measurement k3-gb300x16-b64-vllm (±{band}%)" in out
     assert "measured on 16x GB300 (one NVLink domain)" in out.split("Caveats:", 1)[1]
 
 

@@ -683,7 +683,8 @@ def test_an_estimate_carried_from_another_gpu_names_the_measurement(
     """The leased B300 at batch 64 rests on the GB300 write-up's k3-gb300x16-b64 figure."""
     assert cost.estimated_from is not None and cost.estimated_from.startswith("k3-gb300x16-b64")
     shown = everything(answer_to(renderer, cost))
-    assert f"*Basis:* estimated from {cost.estimated_from}" in shown
+    [source] = [s for s in cost.sources if s.measurement == cost.estimated_from]
+    assert f"*Basis:* estimated from {source.title}, measurement {cost.estimated_from}" in shown
 
 
 def test_an_estimate_names_the_layout_it_runs_and_the_domains_it_spans(
