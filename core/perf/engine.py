@@ -29,9 +29,9 @@ the batch is evidence that the server held it, and overrules the memory model.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, TypeVar, cast
 
 from core.catalog import Catalog, Measurement
 from core.perf.calibration import (
@@ -69,6 +69,8 @@ BASIS: dict[Method, Basis] = {
     "carried": "estimated",
     "model": "estimated",
 }
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -297,11 +299,16 @@ class PerfEngine:
                 return m.spec_decode_acceptance
         return 1.0
 
+    def _remembered(self, key: tuple[object, ...], make: Callable[[], T]) -> T:
+        """What ``make`` returns for ``key``, worked out once per engine."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return cast(T, self._memo[key])
+
     def hardware(self, q: PerfQuery) -> Hardware:
-        key = ("hw", q.model, q.gpu, q.gpus, q.precision, q.stack, q.kv_precision)
-        found = self._memo.get(key)
-        if found is None:
-            found = hardware_for(
+        return self._remembered(
+            ("hw", *_deployment(q)),
+            lambda: hardware_for(
                 self.catalog,
                 model=q.model,
                 gpu=q.gpu,
@@ -309,23 +316,18 @@ class PerfEngine:
                 precision=q.precision,
                 stack=q.stack,
                 kv_precision=q.kv_precision,
-            )
-            self._memo[key] = found
-        assert isinstance(found, Hardware)
-        return found
+            ),
+        )
 
     def layouts(self, q: PerfQuery) -> tuple[Layout, ...]:
         """The layouts the answer may run: the one asked, else those the stack deploys on
         these GPUs that hold the model and one sequence."""
         if q.layout is not None:
             return (q.layout,)
-        key = ("layouts", q.model, q.gpu, q.gpus, q.precision, q.stack, q.kv_precision)
-        found = self._memo.get(key)
-        if found is None:
-            found = candidate_layouts(self.catalog, self.hardware(q), q.stack)
-            self._memo[key] = found
-        assert isinstance(found, tuple)
-        return found
+        return self._remembered(
+            ("layouts", *_deployment(q)),
+            lambda: candidate_layouts(self.catalog, self.hardware(q), q.stack),
+        )
 
     def workload(self, q: PerfQuery) -> Workload:
         e2e = q.input_tokens is not None and q.output_tokens is not None
@@ -375,38 +377,24 @@ class PerfEngine:
 
     def _holds_one(self, q: PerfQuery, hw: Hardware, layout: Layout, longest: int) -> bool:
         """Whether one replica of ``layout`` holds the weights and one sequence this long."""
-        key = ("one", q.model, q.gpu, q.gpus, q.precision, q.stack, q.kv_precision, layout, longest)
-        found = self._memo.get(key)
-        if found is None:
-            found = fits(
+        return self._remembered(
+            ("one", *_deployment(q), layout, longest),
+            lambda: fits(
                 hw,
                 layout,
                 concurrency=1,
                 max_context_tokens=longest,
                 reserve_fraction=self.catalog.engine.runtime_reserve_fraction,
-            )
-            self._memo[key] = found
-        return bool(found)
+            ),
+        )
 
     def _replica(self, q: PerfQuery, hw: Hardware, layout: Layout) -> Replica:
-        key = ("replica", q.model, q.gpu, q.gpus, q.precision, q.stack, q.kv_precision, layout)
-        found = self._memo.get(key)
-        if found is None:
-            found = replica(hw, layout)
-            self._memo[key] = found
-        assert isinstance(found, Replica)
-        return found
+        return self._remembered(("replica", *_deployment(q), layout), lambda: replica(hw, layout))
 
     def observed(self, m: Measurement) -> tuple[Observation, Deployed]:
         """A measurement's deployment as the roofline ran it: its best layout, the batch
         it measured held (worked out once per measurement: anchoring asks it often)."""
-        key = ("observed", m.id)
-        found = self._memo.get(key)
-        if found is None:
-            found = self._observe(m)
-            self._memo[key] = found
-        assert isinstance(found, tuple)
-        return found
+        return self._remembered(("observed", m.id), lambda: self._observe(m))
 
     def _observe(self, m: Measurement) -> tuple[Observation, Deployed]:
         seen = observe(self.catalog, m)
@@ -482,7 +470,7 @@ class PerfEngine:
             decode_only = not seen.workload.end_to_end
             # a benchmark's figure scales by figures counted its way: a closed loop's by
             # closed-loop figures, a decode-only one by decoding capacity
-            as_measured = self._query_of(anchor)
+            as_measured = query_for(anchor)
             ratio = self._figure(here, replace(q, closed_loop=not decode_only), params) / (
                 self._figure(there, as_measured, anchor_params)
             )
@@ -524,17 +512,14 @@ class PerfEngine:
 
     def _fitted_on(self, stack: str) -> tuple[Measurement, ...]:
         """The calibration measurements a stack's fit saw (once per stack)."""
-        key = ("fitted_on", stack)
-        found = self._memo.get(key)
-        if found is None:
-            found = tuple(
+        return self._remembered(
+            ("fitted_on", stack),
+            lambda: tuple(
                 m
                 for m in self.catalog.measurements
                 if m.stack == stack and m.role == "calibration" and m.id not in self.excluded
-            )
-            self._memo[key] = found
-        assert isinstance(found, tuple)
-        return found
+            ),
+        )
 
     def _carried(self, q: PerfQuery, stand_ins: list[Measurement]) -> Throughput:
         """The measured stand-in's answer, scaled by the roofline from its deployment to
@@ -568,24 +553,6 @@ class PerfEngine:
             source.measurements,
             near,
             here,
-        )
-
-    def _query_of(self, m: Measurement) -> PerfQuery:
-        """A measurement as the question it answers (a closed loop's, end to end)."""
-        e2e = m.phase == "end_to_end" and m.input_tokens is not None and m.output_tokens is not None
-        return PerfQuery(
-            model=m.model,
-            gpu=m.gpu,
-            gpus=m.gpus,
-            precision=m.precision,
-            stack=m.stack,
-            concurrency=m.concurrency,
-            spec_decode_acceptance=m.spec_decode_acceptance,
-            context_tokens=m.context_tokens,
-            input_tokens=m.input_tokens if e2e else None,
-            output_tokens=m.output_tokens if e2e else None,
-            kv_precision=m.kv_precision,
-            closed_loop=e2e,
         )
 
     def _figure(self, here: Deployed, q: PerfQuery, params: StackParams) -> float:
@@ -678,3 +645,27 @@ def _same_conditions(m: Measurement, q: PerfQuery) -> bool:
     if m.phase == "decode":
         return q.input_tokens is None
     return (q.input_tokens, q.output_tokens) == (m.input_tokens, m.output_tokens)
+
+
+def query_for(m: Measurement) -> PerfQuery:
+    """A measurement as the question it answers (a closed loop's, end to end)."""
+    e2e = m.phase == "end_to_end" and m.input_tokens is not None and m.output_tokens is not None
+    return PerfQuery(
+        model=m.model,
+        gpu=m.gpu,
+        gpus=m.gpus,
+        precision=m.precision,
+        stack=m.stack,
+        concurrency=m.concurrency,
+        spec_decode_acceptance=m.spec_decode_acceptance,
+        context_tokens=m.context_tokens,
+        input_tokens=m.input_tokens if e2e else None,
+        output_tokens=m.output_tokens if e2e else None,
+        kv_precision=m.kv_precision,
+        closed_loop=e2e,
+    )
+
+
+def _deployment(q: PerfQuery) -> tuple[object, ...]:
+    """What a question's hardware, layouts and replicas depend on (not its load)."""
+    return (q.model, q.gpu, q.gpus, q.precision, q.stack, q.kv_precision)

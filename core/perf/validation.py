@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from core.catalog import Catalog, Measurement
 from core.perf.accuracy import source_key
 from core.perf.calibration import Calibration, calibrate, fit_field
-from core.perf.engine import Check, ErrorBands, PerfEngine, PerfQuery
+from core.perf.engine import Check, ErrorBands, PerfEngine, query_for
 
 __all__ = [
     "CHECKS",
@@ -33,27 +33,10 @@ __all__ = [
     "leave_deployment_out",
     "leave_one_out",
     "leave_source_out",
+    "query_for",
 ]
 
 NO_BANDS = ErrorBands(interpolated=0.0, anchored=0.0, model=0.0)
-
-
-def query_for(m: Measurement) -> PerfQuery:
-    e2e = m.phase == "end_to_end" and m.input_tokens is not None and m.output_tokens is not None
-    return PerfQuery(
-        model=m.model,
-        gpu=m.gpu,
-        gpus=m.gpus,
-        precision=m.precision,
-        stack=m.stack,
-        concurrency=m.concurrency,
-        spec_decode_acceptance=m.spec_decode_acceptance,
-        context_tokens=m.context_tokens,
-        input_tokens=m.input_tokens if e2e else None,
-        output_tokens=m.output_tokens if e2e else None,
-        kv_precision=m.kv_precision,
-        closed_loop=e2e,
-    )
 
 
 @dataclass
