@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.parse import timeunits
+from core.parse import context, peaks, timeunits
 from core.parse.grammar import Match
 from core.parse.numbers import compact
 from core.parse.tokens import Tok
@@ -27,6 +27,9 @@ _PER_REQUEST = {
 }
 
 
+QUANTITIES = ("requests_per_day", "output_tokens_per_day", "concurrency")
+
+
 @dataclass
 class Reading:
     """A message's facts before they are shaped for a question kind."""
@@ -38,21 +41,36 @@ class Reading:
     gpu_said: list[str] = field(default_factory=list)
     scales: list[tuple[str, float, str]] = field(default_factory=list)
     action: str | None = None
+    model_said: str = ""
     price_said: str | None = None  # a lease price said without "per GPU": maybe for them all
     understood: list[str] = field(default_factory=list)
+    source: str = ""  # the words of the fact being read, named in what is said back
+    match: Match | None = None  # the fact being read
+    sources: dict[str, str] = field(default_factory=dict)  # field -> the words it came from
+    quantities: list[tuple[str, float, Match]] = field(default_factory=list)
+    """Volumes and concurrency as read, with their facts: ``core.parse.peaks`` reads
+    whether each was said at the peak or on average."""
     assumed: list[str] = field(default_factory=list)
     ambiguities: list[str] = field(default_factory=list)
 
     def said(self, m: Match) -> str:
         return " ".join(self.text[m.toks[0].start : m.toks[-1].end].split())
 
-    def put(self, name: str, value: Any, note: str | None) -> None:
+    def put(self, name: str, value: Any, note: str | None, said: str | None = None) -> None:
+        """Set a field; the note said back names the words it came from."""
         old = self.values.get(name)
         if old is not None and old != value:
             self.ambiguities.append(
                 f"two values for {name} ({_show(old)} and {_show(value)}): using {_show(value)}"
             )
         self.values[name] = value
+        if name in QUANTITIES and self.match is not None:
+            self.quantities.append((name, float(value), self.match))
+        source = said or self.source
+        if source:
+            self.sources[name] = source
+        if note and source and source.lower() != note.lower():
+            note = f"{note} ← '{source}'"
         if note:
             self.understood.append(note)
 
@@ -113,12 +131,29 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
         _requests(r, value, unit, said)
         return
     if not _has(m.toks, "TOKENS", "OUT", "OUTS", "IN", "INS", "REASON"):
+        clause = context.before(r.text, m.toks[0].start)
+        counted = context.volume(clause)
+        if counted == "requests":  # "requests: 1.2M / day"
+            _requests(r, value, unit, said)
+            return
+        if counted == "tokens" and context.direction(clause) in (None, "output"):
+            r.assume(f"'{said}' read as output tokens, as the words before it say")
+            _tokens(r, m, value, unit, said, "output")
+            return
         r.ambiguous(
             f"'{said}': tokens or requests? say '{compact(value)} requests a {unit}' "
             f"or '{compact(value)} output tokens a {unit}'"
         )
         return
     direction = _direction(m.toks)
+    if direction == "input" and not _has(m.toks, "IN"):
+        direction = None  # "2B tokens in a day": "in" is not input here
+    _tokens(r, m, value, unit, said, direction)
+
+
+def _tokens(
+    r: Reading, m: Match, value: float, unit: str, said: str, direction: str | None
+) -> None:
     speed = timeunits.per_second(value, unit)
     if _has(m.toks, "PER_USER"):
         r.put("min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user")
@@ -141,30 +176,30 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
     daily = timeunits.per_day(value, unit)
     if unit in timeunits.ASSUMED:
         r.assume(timeunits.ASSUMED[unit])
-    note = f"read {compact(daily)} output tokens/day"
+    note = f"{compact(daily)} output tokens/day"
     if unit != "day":
         note += f" (from {compact(value)}/{_per(unit)})"
     r.put("output_tokens_per_day", daily, note)
 
 
 def _requests(r: Reading, value: float, unit: str, said: str) -> None:
-    if unit in ("minute", "second"):
-        name, v, shown = "requests_per_minute", value * (60 if unit == "second" else 1), "minute"
-    elif unit == "hour":
-        name, v, shown = "requests_per_hour", value, "hour"
-    else:
-        name, v, shown = "requests_per_day", timeunits.per_day(value, unit), "day"
-        if unit in timeunits.ASSUMED:
-            r.assume(timeunits.ASSUMED[unit])
-    note = f"read {compact(v)} requests/{shown}"
-    if unit not in (shown,):
-        note += f" (from {said})"
-    r.put(name, v, note)
+    """A request rate in any unit is kept as the contract's ``requests_per_day``."""
+    daily = timeunits.per_day(value, unit)
+    if unit in timeunits.ASSUMED:
+        r.assume(timeunits.ASSUMED[unit])
+    note = f"{compact(daily)} requests/day"
+    if unit != "day":
+        note += f" ({compact(value)}/{_per(unit)})"
+    r.put("requests_per_day", daily, note, said)
 
 
 def _amount(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, said = _num(m.toks, "NUM"), r.said(m)
     direction = _direction(m.toks)
+    if direction is None:
+        direction = context.direction(context.before(r.text, m.toks[0].start))
+        if direction is not None:
+            r.assume(f"'{said}' read as {direction} tokens, as the words before it say")
     if direction is None:
         r.ambiguous(
             f"'{said}': input or output tokens? say '{compact(value)} output tokens' "
@@ -173,6 +208,13 @@ def _amount(r: Reading, m: Match, toks: list[Tok]) -> None:
         return
     name = _PER_REQUEST[direction]
     r.put(name, round(value), f"{round(value):,} {direction} tokens per request")
+
+
+def _io(r: Reading, m: Match, toks: list[Tok]) -> None:
+    pair = next(str(t.value) for t in m.toks if t.type == "INOUT")
+    given, _, out = pair.partition("/")
+    r.put("input_tokens", int(given), f"{int(given):,} input tokens per request")
+    r.put("output_tokens", int(out), f"{int(out):,} output tokens per request")
 
 
 def _user_speed(r: Reading, m: Match, toks: list[Tok]) -> None:
@@ -191,8 +233,14 @@ def _context(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
     count = None
-    if _has(m.toks, "NUM", "MULT", "XNUM"):
+    if _has(m.toks, "NODES"):  # "3 nodes of 8x B200": nodes times GPUs a node
+        nodes, each = (t.value for t in m.toks if t.type in ("NUM", "MULT", "XNUM"))
+        assert isinstance(nodes, float) and isinstance(each, float)
+        r.assume(f"'{r.said(m)}' read as {nodes * each:g} GPUs ({nodes:g} x {each:g})")
+        value = nodes * each
+    elif _has(m.toks, "NUM", "MULT", "XNUM"):
         value = _num(m.toks, "NUM", "MULT", "XNUM")
+    if _has(m.toks, "NUM", "MULT", "XNUM"):
         if value != int(value) or value < 1:
             r.ambiguous(f"'{r.said(m)}': a GPU count is a whole number")
             return
@@ -210,7 +258,11 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 
 def _peak(r: Reading, m: Match, toks: list[Tok]) -> None:
-    value = _num(m.toks, "MULT", "NUM")
+    factor = next((t.value for t in m.toks if t.type == "FACTOR"), None)  # "peaks double"
+    value = float(factor) if factor is not None else _num(m.toks, "MULT", "NUM")
+    if value < 1:
+        r.ambiguous(f"'{r.said(m)}': a peak is at least the average")
+        return
     r.put("peak_to_average", value, f"peak {value:g}x the average")
 
 
@@ -250,7 +302,12 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.assume(f"term {value:g} read as months")
         unit = "month"
     if unit not in ("month", "year"):
-        if unit in ("second", "millisecond", "minute") and not _has(m.toks, "TERM"):
+        latency = unit in ("second", "millisecond", "minute") and not _has(m.toks, "TERM")
+        if latency and context.latency(context.before(r.text, m.toks[0].start)):
+            seconds = value * timeunits.seconds(unit)  # "first token ... within 2 seconds"
+            r.put("max_ttft_s", seconds, f"TTFT under {seconds:g} s")
+            return
+        if latency:
             r.ambiguous(f"'{r.said(m)}': not read; for a latency target say 'TTFT under 1.5 s'")
         else:
             r.ambiguous(f"'{r.said(m)}': a lease term is in months or years")
@@ -289,6 +346,15 @@ def _api_price(r: Reading, m: Match, toks: list[Tok]) -> None:
     r.put("api_price_per_million_output", value, f"API at ${value:g}/M output tokens")
 
 
+def _budget(r: Reading, m: Match, toks: list[Tok]) -> None:
+    value, unit = _num(m.toks, "MONEY"), _unit(m.toks)
+    per = f"/{_per(unit)}" if unit else ""
+    r.ambiguous(
+        f"'{r.said(m)}': a budget (${compact(value)}{per}), not a lease price; not used "
+        "(say '$5/GPU-hour' to price the GPUs)"
+    )
+
+
 def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
     rate = _num(m.toks, "PCT") / 100
     unit = _unit(m.toks)
@@ -297,7 +363,11 @@ def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
         unit = "month"
     if unit != "month":
         per_month = timeunits.seconds("month") / timeunits.seconds(unit)
-        monthly = (1 + rate) ** per_month - 1 if rate > -1 else rate
+        try:
+            monthly = (1 + rate) ** per_month - 1 if rate > -1 else rate
+        except OverflowError:
+            r.ambiguous(f"'{r.said(m)}' is not plausible as a monthly growth: not used")
+            return
         r.assume(f"{rate:.0%} a {unit} read as {monthly:.2%} a month, compounded")
         rate = monthly
     r.put("monthly_growth", rate, f"growth {rate:.3g}/month ({rate:.1%})")
@@ -332,6 +402,8 @@ def _scale(r: Reading, m: Match, toks: list[Tok]) -> None:
 def _catalog(name: str) -> Callable[[Reading, Match, list[Tok]], None]:
     def read(r: Reading, m: Match, toks: list[Tok]) -> None:
         value = str(m.toks[0].value)
+        if name == "model":
+            r.model_said = r.source  # said back with the model's name (core.parse.result)
         r.put(name, value, None if name == "model" else f"{name} {value}")
 
     return read
@@ -356,7 +428,9 @@ RULES: dict[str, Callable[[Reading, Match, list[Tok]], None]] = {
     "ttft": _ttft,
     "term": _term,
     "price": _price,
+    "io": _io,
     "api_price": _api_price,
+    "budget": _budget,
     "growth": _growth,
     "utilization": _utilization,
     "no_reasoning": _no_reasoning,
@@ -372,5 +446,11 @@ RULES: dict[str, Callable[[Reading, Match, list[Tok]], None]] = {
 def read(text: str, toks: list[Tok], matches: list[Match]) -> Reading:
     reading = Reading(text)
     for m in matches:
+        reading.source, reading.match = reading.said(m), m
         RULES[m.rule](reading, m, toks)
+        for t in m.toks:
+            if t.note:
+                (reading.ambiguous if t.flag else reading.assume)(t.note)
+    reading.source, reading.match = "", None
+    peaks.apart(reading, toks, matches)
     return reading

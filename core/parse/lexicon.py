@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from core.catalog import Catalog, normalize
+from core.parse.names import Spelling, spelling
 
 FILLER = "FILLER"
 BREAK = "BREAK"
@@ -18,15 +19,26 @@ BREAK = "BREAK"
 # One word -> (terminal, value). Values: a unit for time words, a factor for FACTOR.
 _GROUPS: dict[str, tuple[str, str]] = {
     "TOKENS": ("", "tokens token tok toks tkns tokns"),
-    "REQUESTS": ("", "requests request req reqs calls call queries query completions"),
-    "OUT": ("", "output outputs generated generation completion decode decoded visible"),
-    "OUTS": ("", "out"),
+    "REQUESTS": (
+        "",
+        "messages requests request req reqs calls call queries query completions tasks task "
+        "conversations conversation chats sessions",
+    ),
+    "OUT": (
+        "",
+        "output outputs generated generation completion decode decoded visible answer answers "
+        "response responses reply replies",
+    ),
+    "OUTS": ("", "out back"),
     "IN": ("", "input inputs prompt prompts prefill"),
     "INS": ("", "in"),
     "REASON": ("", "reasoning thinking thought"),
     "CONTEXT": ("", "context ctx"),
-    "PEAK": ("", "peak peaks peaky burst bursts spikes spike"),
+    "PEAK": ("", "peak peaks peaky peaking peaked burst bursts spikes spike busiest"),
+    "NODES": ("", "node nodes server servers box boxes host hosts machine machines"),
     "AVG": ("", "average avg mean baseline"),
+    "P2A": ("", "p2a ptoa"),
+    "BUDGET": ("", "budget budgets budgeted"),
     "TTFT": ("", "ttft"),
     "BATCH": ("", "batch bs"),
     "CONCURRENT": ("", "concurrent concurrency simultaneous parallel inflight"),
@@ -59,7 +71,9 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "please pls thanks hi hey ok okay sure let lets let's make change switch use using "
         "try instead set go say assume assuming add adding around ~ for kind sort roughly "
         "tops top ceiling sustained steady daily-ish customer's their's it's its want expected "
-        "spending spend charge charges charging list via on-prem throughput",
+        "spending spend charge charges charging list via on-prem throughput "
+        "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
+        "plan plans planned planning aim assumption actual",
     ),
 }
 
@@ -116,6 +130,28 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("time", "to", "first", "token"): "TTFT",
     ("first", "token", "latency"): "TTFT",
     ("first", "token"): "TTFT",
+    ("t", "/", "s"): "RATE_TOKENS",
+    ("t", "/", "sec"): "RATE_TOKENS",
+    ("of", "them"): "GPUWORD",
+    ("same", "time"): "CONCURRENT",
+    ("not", "more", "than"): FILLER,
+    ("no", "more", "than"): FILLER,
+    ("not", "over"): FILLER,
+    ("for", "million"): "PER_MILLION",
+    ("for", "a", "million"): "PER_MILLION",
+    ("for", "1m"): "PER_MILLION",
+    ("in", "one"): "PER",
+    ("in", "each"): "PER",
+    ("for", "each"): "PER",
+    ("for", "one"): "PER",
+    ("peak", "hours"): "PEAK",
+    ("peak", "hour"): "PEAK",
+    ("peak", "time"): "PEAK",
+    ("peak", "factor"): "P2A",
+    ("peak", "ratio"): "P2A",
+    ("peak", "multiplier"): "P2A",
+    ("a", "single"): "ONE",
+    ("single",): "ONE",
     ("peak", "to", "average"): "P2A",
     ("peak", "to", "avg"): "P2A",
     ("peak", "to", "mean"): "P2A",
@@ -159,6 +195,7 @@ class Lexicon:
     name_prefixes: frozenset[str]
     phrase_prefixes: frozenset[tuple[str, ...]]
     typos: dict[str, str] = field(default_factory=dict)
+    spelling: Spelling | None = None
     _near: dict[str, tuple[str, str | float | None] | None] = field(default_factory=dict)
 
     def word(self, lower: str) -> tuple[str, str | float | None] | None:
@@ -243,6 +280,9 @@ def _build(catalog: Catalog) -> Lexicon:
                 key = normalize(name)
                 if key:
                     names.setdefault(key, (terminal, entry.id))
+    spelled = spelling(catalog, names)
+    for key, (terminal, rid, _) in spelled.derived.items():
+        names.setdefault(key, (terminal, rid))
     prefixes = frozenset(k[:i] for k in names for i in range(1, len(k) + 1))
     phrase_prefixes = frozenset(p[:i] for p in PHRASES for i in range(1, len(p) + 1))
     words = _word_table()
@@ -252,4 +292,5 @@ def _build(catalog: Catalog) -> Lexicon:
         name_prefixes=prefixes,
         phrase_prefixes=phrase_prefixes,
         typos=_typo_table(words),
+        spelling=spelled,
     )

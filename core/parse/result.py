@@ -16,11 +16,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.catalog import Catalog
+from core.parse.dates import dates
 from core.parse.facts import Reading, read
 from core.parse.grammar import matches
 from core.parse.keyvalue import Pairs, read_pairs
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
+from core.parse.plausible import implausible
 from core.parse.tokens import scan
 from core.pricing import offered_gpus
 from core.scenario import Scenario
@@ -70,10 +72,15 @@ def _build(
 def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     """The kind-neutral reading of a message, its ``key=value`` pairs, and whether it was cut."""
     plain, cut = plain_text(text)
+    plain, as_of = dates(plain)
     tokens = scan(plain, lexicon_for(catalog))
     reading = read(plain, tokens.toks, matches(tokens.toks))
+    for day, said in as_of:
+        reading.put("as_of", day, f"as of {day.isoformat()}", said)
     for number in tokens.refused:
         reading.ambiguous(f"ignored the number '{number}': out of range")
+    for note in tokens.unclear:
+        reading.ambiguous(note)
     return reading, read_pairs(tokens.pairs, catalog), cut
 
 
@@ -155,6 +162,10 @@ def parse(text: str, catalog: Catalog) -> Parsed:
     kind = kind_of(reading, pairs)
     fields, notes = project(reading, pairs, kind)
     notes += price_per_gpu(fields, reading, catalog)
+    prose = {k: v for k, v in reading.sources.items() if k not in pairs.values}
+    notes += implausible(fields, prose)
+    if kind == "traffic" and fields.get("gpus"):
+        fields["gpu"] = fields["gpus"][0]  # the contract's single GPU, beside the ones allowed
     understood = [*reading.understood, *reading.gpu_said, *pairs.understood]
     assumed = list(reading.assumed)
     ambiguities = [*reading.ambiguities, *pairs.problems, *notes]
@@ -165,7 +176,10 @@ def parse(text: str, catalog: Catalog) -> Parsed:
             "nothing to scale yet: give the traffic first, then 'double the traffic'"
         )
     if "model" in fields:
-        understood.append(f"model {catalog.models.get(fields['model']).name}")
+        name = catalog.models.get(fields["model"]).name
+        said = reading.model_said
+        source = f" ← '{said}'" if said and said.lower() != name.lower() else ""
+        understood.append(f"model {name}{source}")
     missing = _missing(kind, fields)
     if not missing:
         missing = _invalid(kind, fields)

@@ -25,7 +25,9 @@ from core.parse.lexicon import BREAK, FILLER, PHRASES, Lexicon
 
 _KV = r"(?P<kv>(?<![\w.=])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
 _PIECES = (
-    r"(?P<num>(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+)(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
+    r"(?P<num>\d+,\d{1,2}(?=\s?(?:thousand|million|billion|mil|mio|mrd|bn|[kmb]|dollars?|usd|eur|euros?)\b|\s?[$€])"
+    r"|(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,.])|\d+)"
+    r"(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
     r"|(?P<word>(?<=\d)[xX×](?=[^\W_])|[^\W\d_][^\W_]*(?:\.\d+[^\W_]*)*(?:['’][^\W\d_]+)?)"
     r"|(?P<sym>[$%/×~<>≤≥+&=:_*-])"
     r"|(?P<sep>[.;!?\n,()\[\]|—–])"
@@ -35,18 +37,25 @@ _RAW_NO_KV = re.compile(_PIECES)
 """Most messages have no ``=``; skipping the key=value alternative there halves the scan."""
 
 _JOINERS = frozenset("-_/.")
+_GLUED = re.compile(r"(?P<kw>bs|batch|ctx|context)(?P<n>\d+(?:\.\d+)?)(?P<k>k?)")
 _NOT_KEY = re.compile(r"[^a-z0-9.]+")
 _ANCHORS = frozenset(
-    {"NUM", "MONEY", "PCT", "MULT", "XNUM", "ONDEMAND", "NOT", "FACTOR", "UNDO", "RESET"}
+    {"NUM", "MONEY", "PCT", "MULT", "XNUM", "ONDEMAND", "NOT", "FACTOR", "UNDO", "RESET", "INOUT"}
     | {"MODEL", "GPU", "PRECISION", "STACK"}
 )
 """Every fact has one of these; a stretch between breaks without any is dropped."""
-_ALONE = frozenset({"MODEL", "GPU", "PRECISION", "STACK", "MONEY", "ONDEMAND", "UNDO", "RESET"})
+_ALONE = frozenset(
+    {"MODEL", "GPU", "PRECISION", "STACK", "MONEY", "ONDEMAND", "UNDO", "RESET", "INOUT"}
+)
 """Terminals that are a fact on their own; any other terminal alone between breaks is dropped."""
 _MAX_NAME_PIECES = 9
 _SCALE_M = frozenset({"m", "mm", "million", "mtok", "mtoks", "1m"})
 _STARTERS = frozenset(
-    {p[0] for p in PHRASES} | set(numbers.NUMBER_WORDS) | _SCALE_M | {"a", "an"}
+    {p[0] for p in PHRASES}
+    | set(numbers.NUMBER_WORDS)
+    | set(numbers.FRACTIONS)
+    | _SCALE_M
+    | {"a", "an"}
 )
 """Words that may begin a phrase or a number, or need ``_word``'s special cases."""
 
@@ -60,7 +69,8 @@ class Tok:
     value: float | str | None = None
     start: int = 0
     end: int = 0
-    flag: bool = False  # PER_TIME: "per GPU"; NUM: written in words
+    flag: bool = False  # PER_TIME: "per GPU"; NUM: written in words; a name: a typo read
+    note: str | None = None  # a name read other than as written, said back
     index: int = 0  # position in the message's terminals, set by ``grammar.matches``
 
     # lark reads these off the last terminal to place its end-of-input marker.
@@ -92,6 +102,8 @@ class Scan:
     toks: list[Tok]
     pairs: list[tuple[str, str]]
     refused: list[str]
+    unclear: list[str]
+    """Names that name no one entry ("deepseek"), or none at all ("h2000"): asked."""
 
 
 def raw_pieces(text: str) -> list[Raw]:
@@ -116,14 +128,20 @@ def scan(text: str, lexicon: Lexicon) -> Scan:
     raws = raw_pieces(text)
     pairs: list[tuple[str, str]] = []
     refused: list[str] = []
-    return Scan(_combine(_lexemes(raws, lexicon, pairs, refused)), pairs, refused)
+    unclear: list[str] = []
+    lexemes = _lexemes(raws, lexicon, pairs, refused, unclear)
+    return Scan(_combine(lexemes), pairs, refused, list(dict.fromkeys(unclear)))
 
 
 # -- pass 1 -------------------------------------------------------------------
 
 
 def _lexemes(
-    raws: list[Raw], lexicon: Lexicon, pairs: list[tuple[str, str]], refused: list[str]
+    raws: list[Raw],
+    lexicon: Lexicon,
+    pairs: list[tuple[str, str]],
+    refused: list[str],
+    unclear: list[str],
 ) -> list[Tok]:
     out: list[Tok] = []
     i, n = 0, len(raws)
@@ -139,6 +157,14 @@ def _lexemes(
             _break(out, r)
             i += 1
             continue
+        glued = _GLUED.fullmatch(r.lower) if r.kind == "word" else None
+        if glued is not None:  # "bs32", "ctx8k": a keyword and its number in one word
+            number = float(glued["n"]) * (1e3 if glued["k"] else 1.0)
+            terminal = "CONTEXT" if glued["kw"].startswith("c") else "BATCH"
+            out.append(Tok(terminal, r.text, None, r.start, r.end))
+            out.append(Tok("NUM", r.text, number, r.start, r.end))
+            i += 1
+            continue
         if (
             r.kind == "word"
             and r.key not in lexicon.name_prefixes
@@ -147,17 +173,28 @@ def _lexemes(
         ):
             plain = lexicon.word(r.lower)  # the common case: a word that starts nothing longer
             if plain is None:
+                respelled = _respelled(raws, i, lexicon, unclear)
+                if respelled is not None:
+                    out.append(respelled[0])
+                    i = respelled[1]
+                    continue
                 _break(out, r)
             else:
                 out.append(Tok(plain[0], r.text, plain[1], r.start, r.end))
             i += 1
             continue
         hit = _name(raws, i, lexicon) or _phrase(raws, i, lexicon)
+        if hit is None and r.kind == "word" and lexicon.word(r.lower) is None:
+            hit = _respelled(raws, i, lexicon, unclear)  # "h1oo" starts like h100
         if hit is not None:
             tok, i = hit
             out.append(tok)
             continue
-        if r.kind == "num" or (r.kind == "word" and r.lower in numbers.NUMBER_WORDS):
+        if (
+            r.kind == "num"
+            or (r.kind == "word" and r.lower in numbers.NUMBER_WORDS)
+            or (r.lower in numbers.FRACTIONS and _scaled(raws, i + 1))
+        ):
             tok, i = _number(raws, i, refused)
             out.append(tok)
             continue
@@ -165,10 +202,15 @@ def _lexemes(
             r.kind == "word"
             and r.lower in ("a", "an")
             and i + 1 < n
-            and raws[i + 1].lower in ("hundred", "thousand", "million", "billion")
+            and (
+                raws[i + 1].lower in ("hundred", "thousand", "million", "billion", "dozen")
+                or (raws[i + 1].lower in numbers.FRACTIONS and _scaled(raws, i + 2))
+            )
         ):
-            tok, i = _number(raws, i + 1, refused)
+            tok, j = _number(raws, i + 1, refused)
+            tok.start, tok.text = r.start, f"{r.text} {tok.text}"  # "a million" said whole
             out.append(tok)
+            i = j
             continue
         tok = _word(r, lexicon)
         if tok.type == BREAK:
@@ -189,7 +231,7 @@ def _name(raws: list[Raw], i: int, lexicon: Lexicon) -> tuple[Tok, int] | None:
     """The longest catalog name starting at ``raws[i]`` (joiners inside only)."""
     if raws[i].kind not in ("word", "num") or raws[i].key not in lexicon.name_prefixes:
         return None
-    key = ""
+    key = matched = ""
     best: tuple[str, str, int] | None = None
     j = i
     while j < len(raws) and j - i < _MAX_NAME_PIECES:
@@ -197,9 +239,9 @@ def _name(raws: list[Raw], i: int, lexicon: Lexicon) -> tuple[Tok, int] | None:
         if r.kind in ("word", "num"):
             key += r.key
             if key in lexicon.names:
-                best = (*lexicon.names[key], j + 1)
+                best, matched = (*lexicon.names[key], j + 1), key
             elif key.endswith("s") and key[:-1] in lexicon.names:
-                best = (*lexicon.names[key[:-1]], j + 1)
+                best, matched = (*lexicon.names[key[:-1]], j + 1), key[:-1]
             if key not in lexicon.name_prefixes:
                 break
         elif not (r.kind == "sym" and r.text in _JOINERS):
@@ -211,7 +253,41 @@ def _name(raws: list[Raw], i: int, lexicon: Lexicon) -> tuple[Tok, int] | None:
     if end == i + 1 and raws[i].kind == "num" and _unit_follows(raws, end):
         return None  # "405B tokens a day" is a number, not Llama 405B
     text = " ".join(r.text for r in raws[i:end])
-    return Tok(terminal, text, rid, raws[i].start, raws[end - 1].end), end
+    tok = Tok(terminal, text, rid, raws[i].start, raws[end - 1].end)
+    derived = lexicon.spelling.derived.get(matched) if lexicon.spelling else None
+    if derived is not None and derived[2]:
+        tok.note = f"'{text}' {derived[2]}"
+    return tok, end
+
+
+def _respelled(
+    raws: list[Raw], i: int, lexicon: Lexicon, unclear: list[str]
+) -> tuple[Tok, int] | None:
+    """A name read through a typo ("deepseak r1", "h1oo"), said; a family alone is asked."""
+    spelled = lexicon.spelling
+    r = raws[i]
+    if spelled is None or len(r.key) < 3:
+        return None
+    fixed = spelled.corrected(r.key) or r.key
+    if fixed != r.key:
+        original, r.key = r.key, fixed
+        hit = _name(raws, i, lexicon)
+        r.key = original
+        if hit is not None:
+            tok = hit[0]
+            tok.flag = True
+            tok.note = f"'{tok.text}' read as {tok.value} (a typo?); say the exact name if not"
+            return hit
+    family = spelled.families.get(fixed)
+    if family is not None:
+        which = ", ".join(family[:-1]) + " or " + family[-1]
+        unclear.append(f"'{r.text}' could be {which}: say which")
+    elif any(c.isdigit() for c in r.key) and r.key not in lexicon.names:
+        close = spelled.closest(r.key)
+        if close is not None:
+            rid = lexicon.names[close][1] if close in lexicon.names else close
+            unclear.append(f"I don't know '{r.text}' — did you mean {rid}?")
+    return None
 
 
 def _unit_follows(raws: list[Raw], j: int) -> bool:
@@ -234,11 +310,16 @@ def _phrase(raws: list[Raw], i: int, lexicon: Lexicon) -> tuple[Tok, int] | None
     if best is None:
         return None
     terminal, end = best
-    unit = "month" if terminal == "MOM" else None
-    if terminal == "MOM":
-        terminal = "PER_TIME"
     text = " ".join(r.text for r in raws[i:end])
-    return Tok(terminal, text, unit, raws[i].start, raws[end - 1].end), end
+    start, stop = raws[i].start, raws[end - 1].end
+    if terminal == "ONE":  # "a single H200"
+        return Tok("NUM", text, 1.0, start, stop, True), end
+    unit: str | None = None
+    if terminal == "MOM":
+        terminal, unit = "PER_TIME", "month"
+    elif terminal == "RATE_TOKENS":  # "t/s": tokens and their time at once
+        unit = "second"
+    return Tok(terminal, text, unit, start, stop), end
 
 
 def _number(raws: list[Raw], i: int, refused: list[str]) -> tuple[Tok, int]:
@@ -250,31 +331,54 @@ def _number(raws: list[Raw], i: int, refused: list[str]) -> tuple[Tok, int]:
         j = i
         while j < len(raws):
             w = raws[j].lower
-            if w in numbers.NUMBER_WORDS or (run and w in ("and", "-") and j + 1 < len(raws)):
+            if w in numbers.NUMBER_WORDS or w in numbers.FRACTIONS:
+                if run and not numbers.extends(run, w):
+                    break
+                run.append(w)
+            elif run and w in _NUMBER_JOINS and _continues(raws, j + 1):
                 run.append(w if w != "-" else "")
-                j += 1
             else:
                 break
-        while run and run[-1] in ("and", ""):
-            run.pop()
-            j -= 1
-        value = numbers.words([w for w in run if w])
+            j += 1
+        value = numbers.spoken([w for w in run if w])
     else:
         value = numbers.digits(raws[i].text)
         j = i + 1
-    if j < len(raws) and raws[j].kind == "word":
+    while j < len(raws) and raws[j].kind == "word":  # "2B", "8 hundred million"
         scale = numbers.SCALES.get(raws[j].lower)
         glued = raws[j].start == raws[j - 1].end
         single = len(raws[j].text) == 1
-        if scale is not None and (glued or not single or raws[j].text in "kKMBT"):
-            value = None if value is None else numbers.in_range(value * scale)
-            j += 1
+        if scale is None or not (glued or not single or raws[j].text in "kKMBT"):
+            break
+        value = None if value is None else numbers.in_range(value * scale)
+        j += 1
+        if single or written:
+            break
     text = " ".join(r.text for r in raws[i:j]) if written else _joined(raws, i, j)
     end = raws[j - 1].end
     if value is None:
         refused.append(text if len(text) <= 40 else text[:12] + "…" + text[-4:])
         return Tok(BREAK, text, None, start, end), j
     return Tok("NUM", text, value, start, end, written), j
+
+
+_NUMBER_JOINS = ("and", "-", "a", "an", "of", "point")
+
+
+def _continues(raws: list[Raw], j: int) -> bool:
+    """Whether a number in words goes on after a joining word ("two and a half")."""
+    while j < len(raws) and raws[j].lower in _NUMBER_JOINS:
+        j += 1
+    return j < len(raws) and (
+        raws[j].lower in numbers.NUMBER_WORDS or raws[j].lower in numbers.FRACTIONS
+    )
+
+
+def _scaled(raws: list[Raw], j: int) -> bool:
+    """Whether a scale word follows ("half a million", "a quarter of a million")."""
+    while j < len(raws) and raws[j].lower in ("a", "an", "of"):
+        j += 1
+    return j < len(raws) and raws[j].lower in ("thousand", "million", "billion", "trillion")
 
 
 def _joined(raws: list[Raw], i: int, j: int) -> str:
@@ -312,6 +416,11 @@ def _combine(lex: list[Tok]) -> list[Tok]:
         t = lex[i]
         kind = t.type
         if kind == "NUM":
+            paired = _ratio(lex, i) or _range(lex, i) or _in_out(lex, i)
+            if paired is not None:
+                out.append(paired)
+                i += 3
+                continue
             if at(i + 1) == "PCTWORD":
                 out.append(_merge("PCT", lex[i : i + 2], t.value))
                 i += 2
@@ -360,6 +469,61 @@ def _combine(lex: list[Tok]) -> list[Tok]:
     return _drop_lone(out)
 
 
+def _ratio(lex: list[Tok], i: int) -> Tok | None:
+    """``4:1`` (a peak-to-average ratio, glued): the multiple 4."""
+    if i + 2 >= len(lex) or lex[i + 1].text != ":" or lex[i + 2].type != "NUM":
+        return None
+    a, colon, b = lex[i], lex[i + 1], lex[i + 2]
+    if a.end != colon.start or colon.end != b.start:
+        return None
+    assert isinstance(a.value, float) and isinstance(b.value, float)
+    if not 0 < b.value <= 10 or a.value < b.value:
+        return None  # "10:30" is a time, not a ratio
+    return _merge("MULT", [a, colon, b], a.value / b.value)
+
+
+def _in_out(lex: list[Tok], i: int) -> Tok | None:
+    """``3k/800``: input and output tokens of a request, the shorthand's order."""
+    if i + 2 >= len(lex) or lex[i + 1].text != "/" or lex[i + 2].type != "NUM":
+        return None
+    a, slash, b = lex[i], lex[i + 1], lex[i + 2]
+    if a.end != slash.start or slash.end != b.start:
+        return None
+    assert isinstance(a.value, float) and isinstance(b.value, float)
+    if not (a.value >= 1 and b.value >= 1 and a.value == int(a.value) and b.value == int(b.value)):
+        return None
+    tok = _merge("INOUT", [a, slash, b], f"{a.value:.0f}/{b.value:.0f}")
+    tok.note = f"'{tok.text}' read as input/output tokens of a request"
+    return tok
+
+
+def _range(lex: list[Tok], i: int) -> Tok | None:
+    """``1-2k``, ``8 to 16``: the top of the range, said (capacity is sized for it)."""
+    if i + 2 >= len(lex) or lex[i + 1].text.lower() not in ("-", "to"):
+        return None
+    low, high = lex[i], lex[i + 2]
+    if high.type != "NUM" or not isinstance(low.value, float):
+        return None
+    assert isinstance(high.value, float)
+    bottom = low.value
+    scale = _scale_of(high.text)
+    if scale > 1 and _scale_of(low.text) == 1 and bottom * scale <= high.value:
+        bottom *= scale  # "1-2k" is 1,000 to 2,000
+    if not 0 < bottom < high.value:
+        return None
+    tok = _merge("NUM", [low, lex[i + 1], high], high.value)
+    tok.note = (
+        f"'{tok.text}' read as {numbers.compact(high.value)}, the top of the range "
+        f"(say '{numbers.compact((bottom + high.value) / 2)}' for its middle)"
+    )
+    return tok
+
+
+def _scale_of(text: str) -> float:
+    tail = text.replace(",", "").lstrip("0123456789.").strip().lower()
+    return numbers.SCALES.get(tail, 1.0)
+
+
 def _drop_lone(toks: list[Tok]) -> list[Tok]:
     """Keep only stretches between breaks that a fact can be made of (speed only)."""
     out: list[Tok] = []
@@ -381,6 +545,8 @@ def _per(lex: list[Tok], i: int, out: list[Tok]) -> tuple[Tok, int] | None:
     """``per``/``/``/``a``/``each`` and what follows: a time, a user, a request, a million."""
     n = len(lex)
     j = i + 1
+    while j < n and lex[j].type == FILLER and j + 1 < n and lex[j + 1].type == "TIME":
+        j += 1  # "per working day"
     gpu = False
     if j < n and lex[j].type == "GPUWORD":
         gpu = True
@@ -391,7 +557,11 @@ def _per(lex: list[Tok], i: int, out: list[Tok]) -> tuple[Tok, int] | None:
         return None
     nxt = lex[j]
     if nxt.type == "TIME":
-        return _merge("PER_TIME", lex[i : j + 1], nxt.value, flag=gpu), j + 1
+        end = j + 1
+        if end + 1 < n and lex[end].type == "PER" and lex[end + 1].type in ("GPU", "GPUWORD"):
+            gpu = True  # "$2,900/mo per H100": the GPU's own price; the GPU stays a name
+            end += 2 if lex[end + 1].type == "GPUWORD" else 1
+        return _merge("PER_TIME", lex[i : j + 1], nxt.value, flag=gpu), end
     if gpu:
         return None
     if nxt.type == "USER":

@@ -68,14 +68,14 @@ MESSAGES: list[tuple[str, str, dict[str, Any]]] = [
     (
         "5k requests per minute, 400 output tokens per request, K3",
         "traffic",
-        {"model": K3, "requests_per_minute": 5000.0, "output_tokens": 400},
+        {"model": K3, "requests_per_day": 5000.0 * 1440, "output_tokens": 400},
     ),
     (
         "deepseek r1 at 500 RPS with 800 in / 400 out",
         "traffic",
         {
             "model": "deepseek-r1",
-            "requests_per_minute": 30000.0,
+            "requests_per_day": 30000.0 * 1440,
             "input_tokens": 800,
             "output_tokens": 400,
         },
@@ -83,7 +83,7 @@ MESSAGES: list[tuple[str, str, dict[str, Any]]] = [
     (
         "llama 405b: 20 req/s, 300 output tokens each request",
         "traffic",
-        {"model": "llama-3.1-405b", "requests_per_minute": 1200.0, "output_tokens": 300},
+        {"model": "llama-3.1-405b", "requests_per_day": 1200.0 * 1440, "output_tokens": 300},
     ),
     (
         "1M requests a day for K3, output ~600 tokens",
@@ -93,7 +93,7 @@ MESSAGES: list[tuple[str, str, dict[str, Any]]] = [
     (
         "about 12k requests/hour, prompts of 2k tokens and 500 output tokens, Kimi K3",
         "traffic",
-        {"model": K3, "requests_per_hour": 12000.0, "output_tokens": 500},
+        {"model": K3, "requests_per_day": 12000.0 * 24, "output_tokens": 500},
     ),
     (
         "K3 3m requests per month, 250 output tokens",
@@ -103,7 +103,7 @@ MESSAGES: list[tuple[str, str, dict[str, Any]]] = [
     (
         "100 qps of gpt-oss, 200 output tokens",
         "traffic",
-        {"model": "gpt-oss-120b", "requests_per_minute": 6000.0, "output_tokens": 200},
+        {"model": "gpt-oss-120b", "requests_per_day": 6000.0 * 1440, "output_tokens": 200},
     ),
     # -- GPUs with counts -------------------------------------------------------
     ("Kimi K3 on 8x B300", "scenario", {"model": K3, "gpu": "b300", "gpus": 8}),
@@ -195,7 +195,7 @@ MESSAGES: list[tuple[str, str, dict[str, Any]]] = [
     (
         "K3, 5k requets per minute, 400 output tokns each request",
         "traffic",
-        {"requests_per_minute": 5000.0, "output_tokens": 400},
+        {"requests_per_day": 5000.0 * 1440, "output_tokens": 400},
     ),
     (
         "k3 on 8x b300, 64 concurent, utilisation 50%",
@@ -310,8 +310,8 @@ def test_month_is_said_to_be_30_days(catalog: Catalog) -> None:
 
 def test_understood_says_back_what_was_read(catalog: Catalog) -> None:
     parsed = parse("2B output tokens a day of Kimi K3, 3x peak", catalog)
-    assert "read 2B output tokens/day" in parsed.understood
-    assert "peak 3x the average" in parsed.understood
+    assert "2B output tokens/day ← '2B output tokens a day'" in parsed.understood
+    assert "peak 3x the average ← '3x peak'" in parsed.understood
     assert "model Kimi K3" in parsed.understood
 
 

@@ -1,0 +1,55 @@
+"""What the words before a fact say about it, within its sentence.
+
+People name a quantity once and give its number later: "Prompts are chunky, maybe
+3,000 tokens", "requests: 1.2M / day", "first token needs to show up within 2
+seconds". When a fact's own words leave its meaning open, the nearest naming word
+earlier in the same sentence decides it, and the reply says the number was read so.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BOUNDARY = re.compile(r"[!?;\n]|\.(?!\d)")
+_DIRECTION = re.compile(
+    r"\b(?:(?P<input>prompts?|inputs?)|(?P<output>outputs?|answers?|responses?|"
+    r"repl(?:y|ies)|completions?|generat\w*)|(?P<reasoning>think\w*|reason\w*|thought))\b",
+    re.IGNORECASE,
+)
+_LATENCY = re.compile(r"\b(?:first[\s-]token|ttft|latency|time to first)\b", re.IGNORECASE)
+_VOLUME = re.compile(
+    r"\b(?:(?P<requests>requests?|req|reqs|calls?|queries|query|tasks?|sessions?|chats?|"
+    r"conversations?|rps|qps|rpm)|(?P<tokens>tokens?|toks?|tps|tpm))\b",
+    re.IGNORECASE,
+)
+REACH = 80
+"""Characters looked back at most: further than this, a word names something else."""
+
+
+def before(text: str, start: int) -> str:
+    """The sentence's words before ``start`` (at most ``REACH`` characters)."""
+    window = text[max(0, start - REACH) : start]
+    cut = 0
+    for m in _BOUNDARY.finditer(window):
+        cut = m.end()
+    return window[cut:]
+
+
+def direction(clause: str) -> str | None:
+    """input, output or reasoning: the last such word in ``clause``."""
+    found = None
+    for m in _DIRECTION.finditer(clause):
+        found = m.lastgroup
+    return found
+
+
+def latency(clause: str) -> bool:
+    return _LATENCY.search(clause) is not None
+
+
+def volume(clause: str) -> str | None:
+    """requests or tokens: what the last volume word in ``clause`` counts."""
+    found = None
+    for m in _VOLUME.finditer(clause):
+        found = m.lastgroup
+    return found

@@ -1,0 +1,55 @@
+"""Dates in prose: an "as of" date is the question's date; any other date is not a number.
+
+"prices as of 2026-09-30" sets ``as_of``; "call on Oct 2, 2026" sets nothing. Either
+way the date's digits are blanked before the tokenizer sees them, so "2026" is never
+read as a count, a volume or a term.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+_MONTHS = (
+    "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_DATE = re.compile(
+    r"(?P<iso>\b(?P<y>20\d\d)[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})\b)"
+    rf"|(?P<mdy>\b(?P<mon>{_MONTHS})\.?\s+(?P<md>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<my>20\d\d)\b)"
+    rf"|(?P<dmy>\b(?P<dd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<dmon>{_MONTHS})\.?,?\s+(?P<dy>20\d\d)\b)",
+    re.IGNORECASE,
+)
+_AS_OF = re.compile(r"\b(?:as[\s-]+of|effective|dated|valid\s+from)\s*:?\s*$", re.IGNORECASE)
+_MONTH_NUMBER = {
+    m: i
+    for i, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+    )
+}
+
+
+def dates(text: str) -> tuple[str, list[tuple[dt.date, str]]]:
+    """The text with its dates blanked, and each "as of" date with the words it came from."""
+    found: list[tuple[dt.date, str]] = []
+
+    def blank(m: re.Match[str]) -> str:
+        if text[max(0, m.start() - 3) : m.start()].rstrip().endswith("="):
+            return m.group()  # as_of=2026-09-30 is a key=value pair's, read as such
+        day = _date(m)
+        if day is not None and _AS_OF.search(text[max(0, m.start() - 24) : m.start()]):
+            found.append((day, m.group()))
+        return " " * len(m.group())
+
+    return _DATE.sub(blank, text), found
+
+
+def _date(m: re.Match[str]) -> dt.date | None:
+    try:
+        if m.group("iso"):
+            return dt.date(int(m["y"]), int(m["m"]), int(m["d"]))
+        if m.group("mdy"):
+            return dt.date(int(m["my"]), _MONTH_NUMBER[m["mon"][:3].lower()], int(m["md"]))
+        return dt.date(int(m["dy"]), _MONTH_NUMBER[m["dmon"][:3].lower()], int(m["dd"]))
+    except ValueError:
+        return None

@@ -1,0 +1,120 @@
+"""Peak and average kept apart: a rate said at the peak is not the average volume.
+
+Customers give traffic both ways ("we peak at 400 req/s", "40 concurrent on average,
+120 at peak"). The contract's volumes are averages, with ``peak_to_average`` on top,
+so a rate read at the peak is turned into the average, and the conversion said:
+
+- a peak and an average of one quantity: the average, and their ratio as
+  ``peak_to_average`` (unless one was stated);
+- a peak and a stated ratio: the peak divided by the ratio;
+- a peak alone: kept, and said to be sized as if it were steady.
+
+A fact is "at the peak" when a peak word stands next to it, unclaimed by another
+fact ("400 req/s at peak", "peak of 400 rps"); a bare number beside a peak or
+average word ("…, 120 at peak") is the same quantity as the fact before it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core.parse.numbers import compact
+
+if TYPE_CHECKING:
+    from core.parse.facts import Reading
+    from core.parse.grammar import Match
+    from core.parse.tokens import Tok
+
+REACH = 3
+"""Terminals either side of a fact where a peak or average word still qualifies it."""
+_UNITS = {
+    "requests_per_day": "requests/day",
+    "output_tokens_per_day": "output tokens/day",
+    "concurrency": "concurrent",
+}
+
+
+def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
+    if not reading.quantities:
+        return
+    covered = {t.index for m in matches for t in m.toks}
+    said: dict[str, dict[str, list[tuple[float, str]]]] = {}
+    for name, value, m in reading.quantities:
+        side = _side(toks, m.first, m.last, covered)
+        said.setdefault(name, {}).setdefault(side, []).append((value, reading.said(m)))
+        other = _elliptic(toks, m.last, covered)
+        if other is not None:
+            tok, other_side = other
+            assert isinstance(tok.value, float)
+            scaled = tok.value * (value / _num(m))  # "120 at peak" in the fact's unit
+            said[name].setdefault(other_side, []).append((scaled, tok.text))
+    for name, sides in said.items():
+        if "peak" in sides:
+            _resolve(reading, name, sides)
+
+
+def _num(m: Match) -> float:
+    for t in m.toks:
+        if t.type in ("NUM", "MULT") and isinstance(t.value, float) and t.value:
+            return t.value
+    return 1.0
+
+
+def _side(toks: list[Tok], first: int, last: int, covered: set[int]) -> str:
+    around = (*range(first - 1, max(-1, first - 1 - REACH), -1), *range(last + 1, last + 1 + REACH))
+    for k in around:
+        if not 0 <= k < len(toks) or k in covered:
+            continue
+        if toks[k].type == "BREAK":
+            continue
+        if toks[k].type == "PEAK":
+            return "peak"
+        if toks[k].type == "AVG":
+            return "average"
+    return "stated"
+
+
+def _elliptic(toks: list[Tok], last: int, covered: set[int]) -> tuple[Tok, str] | None:
+    """A bare number after the fact, beside a peak or average word: ", 120 at peak"."""
+    for k in range(last + 1, min(len(toks), last + 1 + 2 * REACH)):
+        t = toks[k]
+        if t.type != "NUM" or k in covered:
+            continue
+        for j in (k + 1, k + 2, k - 1):  # "3 on average" before "at peak, 3"
+            if 0 <= j < len(toks) and j not in covered and toks[j].type in ("PEAK", "AVG"):
+                return t, "peak" if toks[j].type == "PEAK" else "average"
+        return None
+    return None
+
+
+def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str]]]) -> None:
+    peak, peak_said = sides["peak"][-1]
+    means = sides.get("average") or sides.get("stated")
+    average = means[-1] if means else None
+    unit = _UNITS[name]
+    twice = f"two values for {name}"  # a peak and an average are not two readings
+    reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
+    ratio = reading.values.get("peak_to_average")
+    if average is not None:
+        mean, mean_said = average
+        if mean <= 0 or mean > peak:
+            return
+        reading.values[name] = round(mean) if name == "concurrency" else mean
+        if ratio is None:
+            reading.values["peak_to_average"] = peak / mean
+            reading.understood.append(
+                f"peak {peak / mean:.3g}x the average ← '{peak_said}' over '{mean_said}'"
+            )
+        return
+    if ratio:
+        reading.values[name] = peak / ratio
+        reading.understood.append(
+            f"{compact(peak / ratio)} {unit} on average: the peak {compact(peak)} ÷ {ratio:g} "
+            f"← '{peak_said}'"
+        )
+        return
+    if name != "concurrency":
+        reading.assume(
+            f"'{peak_said}' is the peak: sized as if steady (give the average, or say "
+            "'peak 3x the average')"
+        )

@@ -1,0 +1,160 @@
+"""The reader says what it read: numbers as people write them, names with typos,
+peak against average, and values no one means named instead of used (issue 14)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from core.catalog import Catalog
+from core.parse import parse
+
+
+def fields(text: str, catalog: Catalog) -> dict[str, object]:
+    return parse(text, catalog).fields
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("a quarter million", 250_000),
+        ("half a million", 500_000),
+        ("three quarters of a million", 750_000),
+        ("two and a half million", 2_500_000),
+        ("a million and a half", 1_500_000),
+        ("ninety-five thousand", 95_000),
+        ("forty-eight hundred", 4_800),
+        ("a hundred and twenty-eight", 128),
+        ("one point two million", 1_200_000),
+        ("2,5 million", 2_500_000),
+        ("12 000", 12_000),
+        ("50 lakh", 5_000_000),
+        ("8 hundred thousand", 800_000),
+    ],
+)
+def test_numbers_in_words_and_local_styles_are_read(
+    said: str, value: float, catalog: Catalog
+) -> None:
+    got = fields(f"{said} requests a day on llama 3.1 8b, 200 out", catalog)
+    assert got["requests_per_day"] == pytest.approx(value)
+
+
+def test_two_number_words_in_a_row_are_two_numbers(catalog: Catalog) -> None:
+    got = fields("two eight-GPU H100 nodes, Llama 3.1 70B, batch 16", catalog)
+    assert got["gpus"] == 16
+
+
+def test_every_request_rate_is_kept_as_requests_per_day(catalog: Catalog) -> None:
+    assert fields("K3, 50 rps, 400 out", catalog)["requests_per_day"] == 50 * 86400
+    assert fields("K3, 5k requests an hour, 400 out", catalog)["requests_per_day"] == 120_000
+
+
+def test_what_was_read_names_the_words_it_came_from(catalog: Catalog) -> None:
+    parsed = parse("a million requests a day of Kimi K3, 400 out", catalog)
+    assert "1M requests/day ← 'a million requests a day'" in parsed.understood
+
+
+def test_a_typo_in_a_name_is_read_and_said(catalog: Catalog) -> None:
+    parsed = parse("deepseak r1 on 8x h1oo, batch 32", catalog)
+    assert parsed.fields["model"] == "deepseek-r1"
+    assert parsed.fields["gpu"] == "h100-sxm"
+    assert any("'h1oo' read as h100-sxm" in a for a in parsed.ambiguities)
+
+
+def test_a_family_alone_is_asked_not_guessed(catalog: Catalog) -> None:
+    parsed = parse("deepseek on 8x h200, batch 32", catalog)
+    assert "model" not in parsed.fields
+    assert any("DeepSeek-V3 or DeepSeek-R1" in a for a in parsed.ambiguities)
+
+
+def test_a_short_name_shared_by_two_models_says_which_it_took(catalog: Catalog) -> None:
+    parsed = parse("llama 70b on 4x h100, batch 8", catalog)
+    assert parsed.fields["model"] == "llama-3.1-70b"
+    assert any("Llama 2 70B" in a for a in parsed.assumed)
+
+
+def test_a_name_no_edit_explains_is_said_with_the_closest(catalog: Catalog) -> None:
+    parsed = parse("kimi k3 on 8x h2000, batch 32", catalog)
+    assert any("I don't know 'h2000' — did you mean h200?" in a for a in parsed.ambiguities)
+
+
+def test_a_model_we_do_not_hold_is_not_read_as_a_typo_of_ours(catalog: Catalog) -> None:
+    assert "model" not in fields("mistral large on 8x h100, batch 8", catalog)
+
+
+def test_a_peak_rate_with_a_ratio_becomes_the_average(catalog: Catalog) -> None:
+    got = fields("we peak at 400 req/s, peak to average 4:1, llama 3.1 70b, 200 out", catalog)
+    assert got["requests_per_day"] == pytest.approx(100 * 86400)
+    assert got["peak_to_average"] == 4.0
+
+
+def test_a_peak_and_an_average_give_the_ratio(catalog: Catalog) -> None:
+    got = fields("40 concurrent on average, 120 at peak, llama 3.1 70b on 4x h100", catalog)
+    assert got["concurrency"] == 40
+    assert got["peak_to_average"] == 3.0
+
+
+def test_a_peak_alone_is_said_to_be_sized_as_steady(catalog: Catalog) -> None:
+    parsed = parse("we peak at 400 req/s on llama 3.1 8b, 200 out", catalog)
+    assert any("is the peak" in a for a in parsed.assumed)
+
+
+def test_a_budget_is_not_a_price(catalog: Catalog) -> None:
+    parsed = parse("budget is $50k a month, 1M req/day qwen3 32b, 500 out", catalog)
+    assert "price_per_gpu_hour" not in parsed.fields
+    assert any("a budget" in a for a in parsed.ambiguities)
+
+
+def test_a_monthly_price_per_gpu_is_read_per_hour(catalog: Catalog) -> None:
+    got = fields("$2,900/mo per H100, 8 h100 llama 3.1 70b", catalog)
+    assert got["price_per_gpu_hour"] == pytest.approx(2900 / 730)
+
+
+def test_a_value_no_one_means_is_named_and_not_used(catalog: Catalog) -> None:
+    parsed = parse("8x h100 llama 3.1 70b at $2,000,000 per GPU-hour", catalog)
+    assert "price_per_gpu_hour" not in parsed.fields
+    assert any("not plausible" in a for a in parsed.ambiguities)
+
+
+def test_an_as_of_date_is_read_and_other_dates_are_not_numbers(catalog: Catalog) -> None:
+    assert fields("as of 2026-09-30, 8x b300 kimi k3", catalog)["as_of"] == dt.date(2026, 9, 30)
+    got = fields("call on 2026-10-02 about 8x h200 llama 3.1 70b batch 16", catalog)
+    assert "as_of" not in got and got["gpus"] == 8
+
+
+def test_a_range_is_read_at_its_top_and_said(catalog: Catalog) -> None:
+    parsed = parse("1-2k output tokens per request, 10 rps, llama 3.1 70b", catalog)
+    assert parsed.fields["output_tokens"] == 2000
+    assert any("the top of the range" in a for a in parsed.assumed)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("dsv3 fp8 8xh200 bs128 ctx8k", {"concurrency": 128, "context_tokens": 8000}),
+        ("l3.1-70b 40rps 3k/800 ttft<1s", {"input_tokens": 3000, "output_tokens": 800}),
+        ("TTFT p99 under 800 ms, 1M req/day llama 3.1 8b, 80 out", {"max_ttft_s": 0.8}),
+        ("2000 tokens in and 300 out, 5 rps, llama 3.1 8b", {"input_tokens": 2000}),
+        ("30 t/s per user, 2B output tokens a day, kimi k3", {"min_per_user_tokens_per_s": 30}),
+        ("a single H200 running llama 3.1 8b, batch 4", {"gpus": 1}),
+        ("3 nodes × 8 B200, deepseek v3, batch 64", {"gpus": 24}),
+        ("Prompts are chunky, maybe 3,000 tokens. 5 rps on K3, 400 out", {"input_tokens": 3000}),
+        ("K3 at 50 rps, 400 out; first token needs to show within 2 seconds", {"max_ttft_s": 2}),
+        (
+            "API at $0.10/M in and $0.30/M out, 1M req/day qwen3 32b, 500 out",
+            {"api_price_per_million_input": 0.1, "api_price_per_million_output": 0.3},
+        ),
+    ],
+)
+def test_shorthands_and_sentence_context_are_read(
+    text: str, expected: dict[str, float], catalog: Catalog
+) -> None:
+    got = fields(text, catalog)
+    for key, value in expected.items():
+        assert got.get(key) == pytest.approx(value), key
+
+
+def test_a_traffic_names_its_gpu_in_the_contract_field(catalog: Catalog) -> None:
+    got = fields("20 rps on h100, llama 3.1 70b, 300 out", catalog)
+    assert got["gpu"] == "h100-sxm"
