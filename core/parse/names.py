@@ -50,6 +50,7 @@ class Spelling:
     """(first letter, length) -> the words of catalog names, for typo correction."""
     exact: frozenset[str]
     _seen: dict[str, str | None] = field(default_factory=dict)
+    _near: dict[str, str | None] = field(default_factory=dict)
 
     def corrected(self, key: str) -> str | None:
         """The name word ``key`` is a typo of (one edit, two from 8 letters), or None."""
@@ -78,6 +79,13 @@ class Spelling:
 
     def closest(self, key: str) -> str | None:
         """The catalog key nearest a name-like word that is not one, for "did you mean"."""
+        if key not in self._near:
+            if len(self._near) > 50_000:
+                self._near.clear()
+            self._near[key] = self._closest(key)
+        return self._near[key]
+
+    def _closest(self, key: str) -> str | None:
         best: tuple[int, str] | None = None
         for word in self.exact:
             if word[0] != key[0]:
