@@ -157,7 +157,9 @@ def _lexemes(
             _break(out, r)
             i += 1
             continue
-        glued = _GLUED.fullmatch(r.lower) if r.kind == "word" else None
+        glued = None
+        if r.kind == "word" and r.lower[0] in "bc" and r.lower[-1] in "0123456789k":
+            glued = _GLUED.fullmatch(r.lower)
         if glued is not None:  # "bs32", "ctx8k": a keyword and its number in one word
             number = float(glued["n"]) * (1e3 if glued["k"] else 1.0)
             terminal = "CONTEXT" if glued["kw"].startswith("c") else "BATCH"
