@@ -8,6 +8,7 @@ reads them as ``gpu`` + ``gpus`` count, traffic as ``gpus`` = allowed ids; see
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,8 @@ _PER_REQUEST = {
 }
 
 
+_HORIZON = re.compile(r"\b(?:next|another|coming|following|first|last|past)\s*$", re.I)
+"""Words before "6 months" that make it a span of time, not a lease term."""
 QUANTITIES = ("requests_per_day", "output_tokens_per_day", "concurrency")
 
 
@@ -38,6 +41,8 @@ class Reading:
     values: dict[str, Any] = field(default_factory=dict)
     gpu_ids: list[str] = field(default_factory=list)
     gpu_count: int | None = None
+    gpu_nodes: tuple[int, str] | None = None  # "2 GB300 racks": nodes, and the words
+    model_short: bool = False  # the model came from a short alias ("v3", "r1")
     gpu_said: list[str] = field(default_factory=list)
     scales: list[tuple[str, float, str]] = field(default_factory=list)
     action: str | None = None
@@ -233,8 +238,17 @@ def _context(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
     count = None
+    numbers = [t.value for t in m.toks if t.type in ("NUM", "MULT", "XNUM")]
+    if _has(m.toks, "NODES") and len(numbers) == 1:  # "2 GB300 racks": the GPU's domain
+        gpu = next((str(t.value) for t in m.toks if t.type == "GPU"), None)
+        assert isinstance(numbers[0], float)
+        if gpu is None or numbers[0] != int(numbers[0]):
+            return
+        r.gpu_ids.append(gpu)
+        r.gpu_nodes = (int(numbers[0]), r.said(m))
+        return
     if _has(m.toks, "NODES"):  # "3 nodes of 8x B200": nodes times GPUs a node
-        nodes, each = (t.value for t in m.toks if t.type in ("NUM", "MULT", "XNUM"))
+        nodes, each = numbers
         assert isinstance(nodes, float) and isinstance(each, float)
         r.assume(f"'{r.said(m)}' read as {nodes * each:g} GPUs ({nodes:g} x {each:g})")
         value = nodes * each
@@ -301,6 +315,10 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
     if unit is None:
         r.assume(f"term {value:g} read as months")
         unit = "month"
+    horizon = _HORIZON.search(context.before(r.text, m.toks[0].start)) or " more " in r.said(m)
+    if unit in ("month", "year") and not _has(m.toks, "TERM") and horizon:
+        r.ambiguous(f"'{r.said(m)}' not read as a lease term (say 'a 36-month term' if it is)")
+        return
     if unit not in ("month", "year"):
         latency = unit in ("second", "millisecond", "minute") and not _has(m.toks, "TERM")
         if latency and context.latency(context.before(r.text, m.toks[0].start)):
@@ -403,6 +421,16 @@ def _catalog(name: str) -> Callable[[Reading, Match, list[Tok]], None]:
     def read(r: Reading, m: Match, toks: list[Tok]) -> None:
         value = str(m.toks[0].value)
         if name == "model":
+            short = len(re.sub(r"[^a-z0-9]", "", m.toks[0].text.lower())) <= 3
+            if short and "model" in r.values and not r.model_short:
+                if r.values["model"] != value:  # "Kimi K2.5 ... the deck v3"
+                    r.ambiguous(
+                        f"'{m.toks[0].text}' not read as {value}: {r.values['model']} named"
+                    )
+                return
+            if r.model_short and not short:
+                del r.values["model"]  # a full name over a short alias said before it
+            r.model_short = short
             r.model_said = r.source  # said back with the model's name (core.parse.result)
         r.put(name, value, None if name == "model" else f"{name} {value}")
 

@@ -35,7 +35,8 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "REASON": ("", "reasoning thinking thought"),
     "CONTEXT": ("", "context ctx"),
     "PEAK": ("", "peak peaks peaky peaking peaked burst bursts spikes spike busiest"),
-    "NODES": ("", "node nodes server servers box boxes host hosts machine machines"),
+    "NODES": ("", "node nodes server servers box boxes host hosts machine machines rack racks"),
+    "CENTS": ("", "cents cent"),
     "AVG": ("", "average avg mean baseline"),
     "P2A": ("", "p2a ptoa"),
     "BUDGET": ("", "budget budgets budgeted"),
@@ -118,6 +119,7 @@ _FACTORS: dict[str, float] = {
 
 _RATE_WORDS: dict[str, tuple[str, str]] = {
     "rps": ("REQUESTS", "second"),
+    "rsp": ("REQUESTS", "second"),
     "qps": ("REQUESTS", "second"),
     "rpm": ("REQUESTS", "minute"),
     "tps": ("TOKENS", "second"),
@@ -134,6 +136,14 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("t", "/", "sec"): "RATE_TOKENS",
     ("of", "them"): "GPUWORD",
     ("same", "time"): "CONCURRENT",
+    ("o", "-", "tok"): "OUT",
+    ("o", "-", "toks"): "OUT",
+    ("i", "-", "tok"): "IN",
+    ("i", "-", "toks"): "IN",
+    ("for", "day"): "PER_TIME:day",
+    ("for", "hour"): "PER_TIME:hour",
+    ("for", "week"): "PER_TIME:week",
+    ("for", "month"): "PER_TIME:month",
     ("not", "more", "than"): FILLER,
     ("no", "more", "than"): FILLER,
     ("not", "over"): FILLER,
@@ -208,8 +218,9 @@ class Lexicon:
             self._near.clear()
         near = None
         for candidate in _deletions(lower, keep_self=True):
-            if candidate in self.typos:
-                near = self.words[self.typos[candidate]]
+            word = self.typos.get(candidate)
+            if word is not None and len(word) >= TYPO_MIN_LENGTH:  # "until" is not "util"
+                near = self.words[word]
                 break
         self._near[lower] = near
         return near

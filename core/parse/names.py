@@ -164,6 +164,11 @@ def _short_forms(model_id: str) -> tuple[tuple[float, ...], list[str], list[str]
     keys: list[str] = []
     if size:
         major = version_text.split(".")[0] if version_text else ""
-        keys = list(dict.fromkeys([root + size, root + major + size, family + size]))
+        bare = size[:-1]  # "qwen3.5 397", "llama 70": the size without its b
+        keys = list(
+            dict.fromkeys(
+                [root + size, root + major + size, family + size, root + bare, family + bare]
+            )
+        )
     roots = list(dict.fromkeys(r for r in (root, family) if len(r) >= 3))
     return version, keys, roots

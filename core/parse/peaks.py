@@ -10,7 +10,8 @@ so a rate read at the peak is turned into the average, and the conversion said:
 - a peak alone: kept, and said to be sized as if it were steady.
 
 A fact is "at the peak" when a peak word stands next to it, unclaimed by another
-fact ("400 req/s at peak", "peak of 400 rps"); a bare number beside a peak or
+fact ("400 req/s at peak", "peak of 400 rps"), or a multiple of the average follows it
+("360 req/s, about three times our average"); a bare number beside a peak or
 average word ("…, 120 at peak") is the same quantity as the fact before it.
 """
 
@@ -38,9 +39,18 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
     if not reading.quantities:
         return
     covered = {t.index for m in matches for t in m.toks}
+    ratios = {
+        m.first
+        for m in matches
+        if m.rule == "peak"
+        and any(t.type == "AVG" for t in m.toks)
+        and not any(t.type == "PEAK" for t in m.toks)
+    }  # "…, about three times our average" says the rate before it is the peak
     said: dict[str, dict[str, list[tuple[float, str]]]] = {}
     for name, value, m in reading.quantities:
         side = _side(toks, m.first, m.last, covered)
+        if side == "stated" and any(m.last < k <= m.last + REACH for k in ratios):
+            side = "peak"
         said.setdefault(name, {}).setdefault(side, []).append((value, reading.said(m)))
         other = _elliptic(toks, m.last, covered)
         if other is not None:
@@ -108,9 +118,11 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
         return
     if ratio:
         reading.values[name] = peak / ratio
+        said_at_peak = f"← '{peak_said}'"
+        reading.understood[:] = [u for u in reading.understood if not u.endswith(said_at_peak)]
         reading.understood.append(
-            f"{compact(peak / ratio)} {unit} on average: the peak {compact(peak)} ÷ {ratio:g} "
-            f"← '{peak_said}'"
+            f"{compact(peak / ratio)} {unit} on average: '{peak_said}' is the peak, "
+            f"÷ {ratio:g} (peak to average)"
         )
         return
     if name != "concurrency":

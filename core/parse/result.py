@@ -75,6 +75,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     plain, as_of = dates(plain)
     tokens = scan(plain, lexicon_for(catalog))
     reading = read(plain, tokens.toks, matches(tokens.toks))
+    nodes_to_gpus(reading, catalog)
     for day, said in as_of:
         reading.put("as_of", day, f"as of {day.isoformat()}", said)
     for number in tokens.refused:
@@ -82,6 +83,18 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     for note in tokens.unclear:
         reading.ambiguous(note)
     return reading, read_pairs(tokens.pairs, catalog), cut
+
+
+def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
+    """ "2 GB300 racks", "3 B200 nodes": nodes of the GPU's NVLink domain, said."""
+    if reading.gpu_nodes is None or not reading.gpu_ids:
+        return
+    nodes, said = reading.gpu_nodes
+    gpu = catalog.gpus.get(reading.gpu_ids[-1])
+    count = nodes * gpu.scale_up_domain_gpus
+    reading.gpu_count = count
+    reading.gpu_said.append(f"GPU {count}x {gpu.id}")
+    reading.assume(f"'{said}' read as {count} GPUs ({gpu.scale_up_domain_gpus} a node)")
 
 
 def kind_of(reading: Reading, pairs: Pairs) -> Kind:

@@ -195,7 +195,7 @@ def _lexemes(
         if (
             r.kind == "num"
             or (r.kind == "word" and r.lower in numbers.NUMBER_WORDS)
-            or (r.lower in numbers.FRACTIONS and _scaled(raws, i + 1))
+            or (r.lower in numbers.FRACTIONS and (_scaled(raws, i + 1) or _timed(raws, i + 1)))
         ):
             tok, i = _number(raws, i, refused)
             out.append(tok)
@@ -254,7 +254,7 @@ def _name(raws: list[Raw], i: int, lexicon: Lexicon) -> tuple[Tok, int] | None:
     terminal, rid, end = best
     if end == i + 1 and raws[i].kind == "num" and _unit_follows(raws, end):
         return None  # "405B tokens a day" is a number, not Llama 405B
-    text = " ".join(r.text for r in raws[i:end])
+    text = _joined(raws, i, end)
     tok = Tok(terminal, text, rid, raws[i].start, raws[end - 1].end)
     derived = lexicon.spelling.derived.get(matched) if lexicon.spelling else None
     if derived is not None and derived[2]:
@@ -317,7 +317,9 @@ def _phrase(raws: list[Raw], i: int, lexicon: Lexicon) -> tuple[Tok, int] | None
     if terminal == "ONE":  # "a single H200"
         return Tok("NUM", text, 1.0, start, stop, True), end
     unit: str | None = None
-    if terminal == "MOM":
+    if terminal.startswith("PER_TIME:"):  # "for day": a rate's time, as non-natives say it
+        terminal, unit = terminal.split(":")
+    elif terminal == "MOM":
         terminal, unit = "PER_TIME", "month"
     elif terminal == "RATE_TOKENS":  # "t/s": tokens and their time at once
         unit = "second"
@@ -376,6 +378,13 @@ def _continues(raws: list[Raw], j: int) -> bool:
     )
 
 
+def _timed(raws: list[Raw], j: int) -> bool:
+    """Whether a time follows a fraction ("half a second", "a quarter hour")."""
+    if j < len(raws) and raws[j].lower in ("a", "an"):
+        j += 1
+    return j < len(raws) and raws[j].lower in ("second", "minute", "hour", "day", "sec", "s")
+
+
 def _scaled(raws: list[Raw], j: int) -> bool:
     """Whether a scale word follows ("half a million", "a quarter of a million")."""
     while j < len(raws) and raws[j].lower in ("a", "an", "of"):
@@ -427,6 +436,21 @@ def _combine(lex: list[Tok]) -> list[Tok]:
                 out.append(_merge("PCT", lex[i : i + 2], t.value))
                 i += 2
                 continue
+            if at(i + 1) == "CENTS":  # "two dollars and fifty cents"
+                assert isinstance(t.value, float)
+                money = _merge("MONEY", lex[i : i + 2], t.value / 100)
+                dollars = out[-1] if out and out[-1].type == "MONEY" else None
+                if dollars is not None and isinstance(dollars.value, float):
+                    out.pop()
+                    money = _merge("MONEY", [dollars, money], dollars.value + t.value / 100)
+                out.append(money)
+                i += 2
+                continue
+            product = _product(lex, i)
+            if product is not None:
+                out.append(product)
+                i += 3
+                continue
             if at(i + 1) == "TIMESWORD":
                 out.append(_merge("MULT", lex[i : i + 2], t.value))
                 i += 2
@@ -460,7 +484,7 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             out.append(Tok("PER_TIME", t.text, t.value, t.start, t.end))
             i += 1
             continue
-        if kind in (FILLER, "MONEYWORD", "PCTWORD", "TIMESWORD", "SCALE_M"):
+        if kind in (FILLER, "MONEYWORD", "PCTWORD", "TIMESWORD", "SCALE_M", "CENTS"):
             i += 1
             continue
         if kind == BREAK and (not out or out[-1].type == BREAK):
@@ -469,6 +493,20 @@ def _combine(lex: list[Tok]) -> list[Tok]:
         out.append(t)
         i += 1
     return _drop_lone(out)
+
+
+def _product(lex: list[Tok], i: int) -> Tok | None:
+    """``2x8`` written as one word: two nodes of eight, 16 (said)."""
+    if i + 2 >= len(lex) or lex[i + 1].type != "TIMESWORD" or lex[i + 2].type != "NUM":
+        return None
+    a, x, b = lex[i], lex[i + 1], lex[i + 2]
+    if a.end != x.start or x.end != b.start or x.text.lower() not in ("x", "×"):
+        return None
+    assert isinstance(a.value, float) and isinstance(b.value, float)
+    tok = _merge("NUM", [a, x, b], a.value * b.value)
+    tok.text = f"{a.text}x{b.text}"
+    tok.note = f"'{tok.text}' read as {a.value * b.value:g} ({a.value:g} x {b.value:g})"
+    return tok
 
 
 def _ratio(lex: list[Tok], i: int) -> Tok | None:
@@ -494,6 +532,8 @@ def _in_out(lex: list[Tok], i: int) -> Tok | None:
     assert isinstance(a.value, float) and isinstance(b.value, float)
     if not (a.value >= 1 and b.value >= 1 and a.value == int(a.value) and b.value == int(b.value)):
         return None
+    if a.value <= 12 and b.value <= 31 and _scale_of(a.text) == _scale_of(b.text) == 1:
+        return None  # "09/30" is a date, and no request has twelve input tokens
     tok = _merge("INOUT", [a, slash, b], f"{a.value:.0f}/{b.value:.0f}")
     tok.note = f"'{tok.text}' read as input/output tokens of a request"
     return tok

@@ -158,3 +158,61 @@ def test_shorthands_and_sentence_context_are_read(
 def test_a_traffic_names_its_gpu_in_the_contract_field(catalog: Catalog) -> None:
     got = fields("20 rps on h100, llama 3.1 70b, 300 out", catalog)
     assert got["gpu"] == "h100-sxm"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "API bill is two dollars and fifty cents per million output tokens, 40 rps qwen3 32b",
+            {"api_price_per_million_output": 2.5},
+        ),
+        ("llama 405b on 2x8 h200 bs16", {"gpus": 16}),
+        ("kimi k3 on 2 GB300 racks, batch 512", {"gpus": 144}),
+        ("deepseek v3 on 3 B200 nodes, batch 64", {"gpus": 24}),
+        ("qwen3.5 397 on mi325x x 8, bs 24", {"gpus": 8, "model": "qwen3.5-397b-a17b"}),
+        ("GLM-5, traffic 1,5 billion output tokens for day", {"output_tokens_per_day": 1.5e9}),
+        ("K3, 2B output tokens a day, first token not more than half second", {"max_ttft_s": 0.5}),
+        ("deepseek-r1 30 rsp, 600 out", {"requests_per_day": 30 * 86400}),
+        (
+            "Llama 3.1 70B, 600k requests a day. Inputs average 2,200 tokens and outputs 380.",
+            {"input_tokens": 2200, "output_tokens": 380},
+        ),
+        (
+            "At the busiest hour we see 360 requests per second, about three times our average. "
+            "Llama 3.1 8B, 180 out",
+            {"requests_per_day": 120 * 86400, "peak_to_average": 3},
+        ),
+    ],
+)
+def test_how_people_write_numbers_in_context(
+    text: str, expected: dict[str, object], catalog: Catalog
+) -> None:
+    got = fields(text, catalog)
+    for key, value in expected.items():
+        assert got.get(key) == (
+            pytest.approx(value) if isinstance(value, float | int) else value
+        ), key
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I was on holiday until 5 of october, numbers next week",  # "until" is not "util"
+        "Thanks for quote #A-1193, we will revert by 10/20.",  # a date, not 10 in / 20 out
+    ],
+)
+def test_words_and_dates_that_are_not_fields(text: str, catalog: Catalog) -> None:
+    assert fields(text, catalog) == {}
+
+
+def test_a_span_of_time_is_not_a_lease_term(catalog: Catalog) -> None:
+    parsed = parse("K3, 650M output tokens a day, +15% a month for the next 6 months", catalog)
+    assert "term_months" not in parsed.fields
+    assert any("not read as a lease term" in a for a in parsed.ambiguities)
+
+
+def test_a_short_alias_does_not_replace_a_model_named_in_full(catalog: Catalog) -> None:
+    parsed = parse("size Kimi K2.5 on 72 GB300, batch 512; send them the deck v3", catalog)
+    assert parsed.fields["model"] == "kimi-k2.5"
+    assert any("'v3' not read as deepseek-v3" in a for a in parsed.ambiguities)
