@@ -337,6 +337,22 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
     r.put("term_months", int(months), f"{int(months)}-month term")
 
 
+_GPU_PERIOD_HOURS = {
+    "day": 24.0,
+    "week": 168.0,
+    "month": HOURS_PER_MONTH,
+    "year": 12 * HOURS_PER_MONTH,
+}
+"""A lease price per GPU per period -> per GPU-hour (a month is the book's 730 hours)."""
+
+
+def _fx(r: Reading, m: Match, toks: list[Tok]) -> None:
+    r.ambiguous(
+        f"'{r.said(m)}': a price in another currency is not used; give it in US dollars, "
+        "e.g. '$3.40/GPU-hour'"
+    )
+
+
 def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, unit = _num(m.toks, "MONEY"), _unit(m.toks)
     per_gpu = any(t.flag for t in m.toks if t.type == "PER_TIME")
@@ -344,9 +360,10 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.price_said = r.said(m)
     if unit is None:
         r.assume(f"${value:.2f} read as the lease price per GPU-hour")
-    elif unit == "month" and m.toks[-1].flag:
-        r.assume(f"${value:,.2f}/GPU-month read at {HOURS_PER_MONTH:g} hours a month")
-        value /= HOURS_PER_MONTH
+    elif unit in _GPU_PERIOD_HOURS and m.toks[-1].flag:
+        hours = _GPU_PERIOD_HOURS[unit]
+        r.assume(f"${value:,.2f}/GPU-{unit} read at {hours:g} hours a {unit}")
+        value /= hours
     elif unit != "hour":
         r.ambiguous(f"'{r.said(m)}': not read; say the lease price as '$5/GPU-hour'")
         return
@@ -459,6 +476,7 @@ RULES: dict[str, Callable[[Reading, Match, list[Tok]], None]] = {
     "io": _io,
     "api_price": _api_price,
     "budget": _budget,
+    "fx": _fx,
     "growth": _growth,
     "utilization": _utilization,
     "no_reasoning": _no_reasoning,

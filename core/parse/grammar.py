@@ -25,7 +25,7 @@ from core.parse.tokens import Tok
 
 FACTS = frozenset(
     {"rate", "amount", "user_speed", "context", "gpus", "peak", "concurrency", "ttft", "term"}
-    | {"io", "price", "api_price", "budget", "growth", "utilization", "no_reasoning", "scale"}
+    | {"io", "fx", "price", "api_price", "budget", "growth", "utilization", "no_reasoning", "scale"}
     | {"model", "precision", "stack", "undo", "reset"}
 )
 

@@ -141,7 +141,7 @@ def spelling(catalog: Catalog, names: dict[str, tuple[str, str]]) -> Spelling:
 def _name_texts(catalog: Catalog) -> list[str]:
     return [
         text
-        for table in (catalog.models, catalog.gpus)
+        for table in (catalog.models, catalog.gpus, catalog.stacks)
         for entry in table
         for text in (entry.id, entry.name, *entry.aliases)
         if "/" not in text  # a Hugging Face repo id is copied, not typed

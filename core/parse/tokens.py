@@ -29,7 +29,7 @@ _PIECES = (
     r"|(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,.])|\d+)"
     r"(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
     r"|(?P<word>(?<=\d)[xX×](?=[^\W_])|[^\W\d_][^\W_]*(?:\.\d+[^\W_]*)*(?:['’][^\W\d_]+)?)"
-    r"|(?P<sym>[$%/×~<>≤≥+&=:_*-])"
+    r"|(?P<sym>[$€£%/×~<>≤≥+&=:_*-])"
     r"|(?P<sep>[.;!?\n,()\[\]|—–])"
 )
 _RAW = re.compile(_KV + "|" + _PIECES)
@@ -40,12 +40,25 @@ _JOINERS = frozenset("-_/.")
 _GLUED = re.compile(r"(?P<kw>bs|batch|ctx|context)(?P<n>\d+(?:\.\d+)?)(?P<k>k?)")
 _NOT_KEY = re.compile(r"[^a-z0-9.]+")
 _ANCHORS = frozenset(
-    {"NUM", "MONEY", "PCT", "MULT", "XNUM", "ONDEMAND", "NOT", "FACTOR", "UNDO", "RESET", "INOUT"}
+    {
+        "NUM",
+        "MONEY",
+        "PCT",
+        "MULT",
+        "XNUM",
+        "ONDEMAND",
+        "NOT",
+        "FACTOR",
+        "UNDO",
+        "RESET",
+        "INOUT",
+        "FX",
+    }
     | {"MODEL", "GPU", "PRECISION", "STACK"}
 )
 """Every fact has one of these; a stretch between breaks without any is dropped."""
 _ALONE = frozenset(
-    {"MODEL", "GPU", "PRECISION", "STACK", "MONEY", "ONDEMAND", "UNDO", "RESET", "INOUT"}
+    {"MODEL", "GPU", "PRECISION", "STACK", "MONEY", "ONDEMAND", "UNDO", "RESET", "INOUT", "FX"}
 )
 """Terminals that are a fact on their own; any other terminal alone between breaks is dropped."""
 _MAX_NAME_PIECES = 9
@@ -455,12 +468,20 @@ def _combine(lex: list[Tok]) -> list[Tok]:
                 out.append(_merge("MULT", lex[i : i + 2], t.value))
                 i += 2
                 continue
+            if at(i + 1) == "FXWORD":
+                out.append(_merge("FX", lex[i : i + 2], t.value))
+                i += 2
+                continue
             if at(i + 1) == "MONEYWORD" and lex[i + 1].text != "$":
                 out.append(_merge("MONEY", lex[i : i + 2], t.value))
                 i += 2
                 continue
             out.append(t)
             i += 1
+            continue
+        if kind == "FXWORD" and at(i + 1) == "NUM":  # "€3.10": not dollars, said
+            out.append(_merge("FX", lex[i : i + 2], lex[i + 1].value))
+            i += 2
             continue
         if kind == "MONEYWORD" and at(i + 1) == "NUM":
             out.append(_merge("MONEY", lex[i : i + 2], lex[i + 1].value))
@@ -484,7 +505,7 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             out.append(Tok("PER_TIME", t.text, t.value, t.start, t.end))
             i += 1
             continue
-        if kind in (FILLER, "MONEYWORD", "PCTWORD", "TIMESWORD", "SCALE_M", "CENTS"):
+        if kind in (FILLER, "MONEYWORD", "PCTWORD", "TIMESWORD", "SCALE_M", "CENTS", "FXWORD"):
             i += 1
             continue
         if kind == BREAK and (not out or out[-1].type == BREAK):

@@ -174,6 +174,8 @@ def test_a_traffic_names_its_gpu_in_the_contract_field(catalog: Catalog) -> None
         ("GLM-5, traffic 1,5 billion output tokens for day", {"output_tokens_per_day": 1.5e9}),
         ("K3, 2B output tokens a day, first token not more than half second", {"max_ttft_s": 0.5}),
         ("deepseek-r1 30 rsp, 600 out", {"requests_per_day": 30 * 86400}),
+        ("K3, 730B output tokens per annum", {"output_tokens_per_day": 2e9}),
+        ("8x h100 llama 3.1 70b at $26,280 per GPU per year", {"price_per_gpu_hour": 3.0}),
         (
             "Llama 3.1 70B, 600k requests a day. Inputs average 2,200 tokens and outputs 380.",
             {"input_tokens": 2200, "output_tokens": 380},
@@ -216,3 +218,9 @@ def test_a_short_alias_does_not_replace_a_model_named_in_full(catalog: Catalog) 
     parsed = parse("size Kimi K2.5 on 72 GB300, batch 512; send them the deck v3", catalog)
     assert parsed.fields["model"] == "kimi-k2.5"
     assert any("'v3' not read as deepseek-v3" in a for a in parsed.ambiguities)
+
+
+def test_a_price_in_another_currency_is_said_not_used(catalog: Catalog) -> None:
+    parsed = parse("8x h100 llama 3.1 70b at €3.10/GPU-hour", catalog)
+    assert "price_per_gpu_hour" not in parsed.fields
+    assert any("another currency" in a for a in parsed.ambiguities)
