@@ -49,9 +49,9 @@ class Reading:
     model_said: str = ""
     price_said: str | None = None  # a lease price said without "per GPU": maybe for them all
     understood: list[str] = field(default_factory=list)
-    source: str = ""  # the words of the fact being read, named in what is said back
     match: Match | None = None  # the fact being read
-    sources: dict[str, str] = field(default_factory=dict)  # field -> the words it came from
+    sources: dict[str, str] = field(default_factory=dict)
+    _said: tuple[Match | None, str] = (None, "")  # field -> the words it came from
     quantities: list[tuple[str, float, Match]] = field(default_factory=list)
     """Volumes and concurrency as read, with their facts: ``core.parse.peaks`` reads
     whether each was said at the peak or on average."""
@@ -59,7 +59,10 @@ class Reading:
     ambiguities: list[str] = field(default_factory=list)
 
     def said(self, m: Match) -> str:
-        return " ".join(self.text[m.toks[0].start : m.toks[-1].end].split())
+        """The words a fact came from (the last one asked is kept: rules ask it twice)."""
+        if self._said[0] is not m:
+            self._said = (m, " ".join(self.text[m.toks[0].start : m.toks[-1].end].split()))
+        return self._said[1]
 
     def put(self, name: str, value: Any, note: str | None, said: str | None = None) -> None:
         """Set a field; the note said back names the words it came from."""
@@ -71,7 +74,7 @@ class Reading:
         self.values[name] = value
         if name in QUANTITIES and self.match is not None:
             self.quantities.append((name, float(value), self.match))
-        source = said or self.source
+        source = said or (self.said(self.match) if self.match is not None else "")
         if source:
             self.sources[name] = source
         if note and source and source.lower() != note.lower():
@@ -448,7 +451,7 @@ def _catalog(name: str) -> Callable[[Reading, Match, list[Tok]], None]:
             if r.model_short and not short:
                 del r.values["model"]  # a full name over a short alias said before it
             r.model_short = short
-            r.model_said = r.source  # said back with the model's name (core.parse.result)
+            r.model_said = r.said(m)  # said back with the model's name (core.parse.result)
         r.put(name, value, None if name == "model" else f"{name} {value}")
 
     return read
@@ -492,11 +495,11 @@ RULES: dict[str, Callable[[Reading, Match, list[Tok]], None]] = {
 def read(text: str, toks: list[Tok], matches: list[Match]) -> Reading:
     reading = Reading(text)
     for m in matches:
-        reading.source, reading.match = reading.said(m), m
+        reading.match = m
         RULES[m.rule](reading, m, toks)
         for t in m.toks:
             if t.note:
                 (reading.ambiguous if t.flag else reading.assume)(t.note)
-    reading.source, reading.match = "", None
+    reading.match = None
     peaks.apart(reading, toks, matches)
     return reading

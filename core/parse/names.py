@@ -51,6 +51,8 @@ class Spelling:
     exact: frozenset[str]
     _seen: dict[str, str | None] = field(default_factory=dict)
     _near: dict[str, str | None] = field(default_factory=dict)
+    plain: set[str] = field(default_factory=set)
+    """Words seen that are no name, no typo of one and no family: skipped at once."""
 
     def corrected(self, key: str) -> str | None:
         """The name word ``key`` is a typo of (one edit, two from 8 letters), or None."""

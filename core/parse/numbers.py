@@ -56,9 +56,11 @@ NUMBER_WORDS = frozenset(f"{_UNITS} {_TEENS} {_TENS} trillion dozen".split(" "))
 def digits(text: str) -> float | None:
     """``'1,200'`` -> 1200.0, ``'1 500'`` -> 1500.0, ``'1,5'`` (a decimal comma) -> 1.5;
     ``None`` when the digits are out of range."""
-    if _DECIMAL_COMMA.fullmatch(text):
-        text = text.replace(",", ".")
-    plain = text.replace(",", "").replace(" ", "").replace("\u202f", "")
+    plain = text
+    if "," in text:
+        plain = text.replace(",", ".") if _DECIMAL_COMMA.fullmatch(text) else text.replace(",", "")
+    if " " in plain or "\u202f" in plain:
+        plain = plain.replace(" ", "").replace("\u202f", "")
     if len(plain.split(".")[0].lstrip("0")) > MAX_DIGITS:
         return None
     try:

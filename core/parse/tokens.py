@@ -37,6 +37,7 @@ _RAW_NO_KV = re.compile(_PIECES)
 """Most messages have no ``=``; skipping the key=value alternative there halves the scan."""
 
 _JOINERS = frozenset("-_/.")
+_PAIR_JOINTS = frozenset({":", "-", "to", "To", "TO", "/", "x", "X", "×"})
 _GLUED = re.compile(r"(?P<kw>bs|batch|ctx|context)(?P<n>\d+(?:\.\d+)?)(?P<k>k?)")
 _NOT_KEY = re.compile(r"[^a-z0-9.]+")
 _ANCHORS = frozenset(
@@ -281,7 +282,7 @@ def _respelled(
     """A name read through a typo ("deepseak r1", "h1oo"), said; a family alone is asked."""
     spelled = lexicon.spelling
     r = raws[i]
-    if spelled is None or len(r.key) < 3:
+    if spelled is None or len(r.key) < 3 or r.key in spelled.plain:
         return None
     fixed = spelled.corrected(r.key) or r.key
     if fixed != r.key:
@@ -302,6 +303,8 @@ def _respelled(
         if close is not None:
             rid = lexicon.names[close][1] if close in lexicon.names else close
             unclear.append(f"I don't know '{r.text}' — did you mean {rid}?")
+    elif fixed == r.key and len(spelled.plain) < 50_000:
+        spelled.plain.add(r.key)  # an ordinary word: nothing to say about it, next time either
     return None
 
 
@@ -440,11 +443,13 @@ def _combine(lex: list[Tok]) -> list[Tok]:
         t = lex[i]
         kind = t.type
         if kind == "NUM":
-            paired = _ratio(lex, i) or _range(lex, i) or _in_out(lex, i)
-            if paired is not None:
-                out.append(paired)
-                i += 3
-                continue
+            joint = lex[i + 1].text if i + 1 < n else ""
+            if joint in _PAIR_JOINTS:  # "4:1", "1-2k", "3k/800", "2x8"
+                paired = _ratio(lex, i) or _range(lex, i) or _in_out(lex, i) or _product(lex, i)
+                if paired is not None:
+                    out.append(paired)
+                    i += 3
+                    continue
             if at(i + 1) == "PCTWORD":
                 out.append(_merge("PCT", lex[i : i + 2], t.value))
                 i += 2
@@ -458,11 +463,6 @@ def _combine(lex: list[Tok]) -> list[Tok]:
                     money = _merge("MONEY", [dollars, money], dollars.value + t.value / 100)
                 out.append(money)
                 i += 2
-                continue
-            product = _product(lex, i)
-            if product is not None:
-                out.append(product)
-                i += 3
                 continue
             if at(i + 1) == "TIMESWORD":
                 out.append(_merge("MULT", lex[i : i + 2], t.value))
