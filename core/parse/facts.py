@@ -269,9 +269,9 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
         if r.gpu_count is not None and r.gpu_count != count:
             r.ambiguous(f"two GPU counts ({r.gpu_count} and {count}): using {count}")
         r.gpu_count = count
-    r.gpu_said.append(
-        f"GPU {count}x {gpu}" if count and gpu else f"GPU {gpu}" if gpu else f"{count} GPUs"
-    )
+    said = f"GPU {count}x {gpu}" if count and gpu else f"GPU {gpu}" if gpu else f"{count} GPUs"
+    words = r.said(m)
+    r.gpu_said.append(said if words.lower() in (gpu or "", said.lower()) else f"{said} ← '{words}'")
 
 
 def _peak(r: Reading, m: Match, toks: list[Tok]) -> None:
