@@ -12,6 +12,9 @@ a field, sometimes a figure the row leaves out as ambiguous (its ``note`` says).
 
 The test (``tests/core/test_parse_corpus.py``) loads this file for the same scoring.
 Run: ``python bench/parse_corpus.py`` (``--text`` prints each missed message too).
+``--corpus DIR`` scores another folder of rows of the same shape instead: the holdout
+set (``tests/core/parse_holdout``), written apart from the reader and never tuned on,
+measures how the reader does on messages nobody fitted it to.
 """
 
 from __future__ import annotations
@@ -239,11 +242,16 @@ def _table(title: str, groups: dict[str, list[Check]]) -> list[str]:
     return lines
 
 
-def render(report: Report, messages: list[Message], *, with_text: bool = False) -> str:
+def render(
+    report: Report,
+    messages: list[Message],
+    *,
+    with_text: bool = False,
+    title: str = "parse corpus",
+) -> str:
     voices = {m.voice for m in messages}
     lines = [
-        f"parse corpus: {len(messages)} messages in {len(voices)} voices "
-        f"({', '.join(sorted(voices))})",
+        f"{title}: {len(messages)} messages in {len(voices)} voices ({', '.join(sorted(voices))})",
         f"score: {report.score:.1%}  ({report.summary()})",
         "",
     ]
@@ -276,15 +284,26 @@ def render(report: Report, messages: list[Message], *, with_text: bool = False) 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--text", action="store_true", help="print each missed message's text")
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=CORPUS_DIR,
+        metavar="DIR",
+        help="folder of *.yaml rows to score (default: tests/core/parse_corpus)",
+    )
     args = parser.parse_args(argv)
+    messages = load_corpus(args.corpus)
+    if not messages:
+        parser.error(f"no rows in {args.corpus}/*.yaml")
 
     from core.catalog import load_catalog
     from core.parse import parse
 
     catalog = load_catalog()
-    messages = load_corpus()
     report = score(messages, lambda text: parse(text, catalog))
-    print(render(report, messages, with_text=args.text))
+    same_folder = args.corpus.resolve() == CORPUS_DIR
+    title = "parse corpus" if same_folder else f"parse corpus {args.corpus}"
+    print(render(report, messages, with_text=args.text, title=title))
 
 
 if __name__ == "__main__":
