@@ -16,7 +16,11 @@ _DIRECTION = re.compile(
     r"repl(?:y|ies)|completions?|generat\w*)|(?P<reasoning>think\w*|reason\w*|thought))\b",
     re.IGNORECASE,
 )
-_LATENCY = re.compile(r"\b(?:first[\s-]token|ttft|latency|time to first)\b", re.IGNORECASE)
+_LATENCY = re.compile(
+    r"\b(?:first[\s-]token|ttft|latency|time to first|first byte|"
+    r"respon\w* (?:must |should |has to |needs to )?(?:start|begin|appear))\b",
+    re.IGNORECASE,
+)
 _VOLUME = re.compile(
     r"\b(?:(?P<requests>requests?|req|reqs|calls?|queries|query|tasks?|sessions?|chats?|"
     r"conversations?|rps|qps|rpm)|(?P<tokens>tokens?|toks?|tps|tpm))\b",

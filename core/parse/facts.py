@@ -30,6 +30,7 @@ _PER_REQUEST = {
 
 _HORIZON = re.compile(r"\b(?:next|another|coming|following|first|last|past)\s*$", re.I)
 """Words before "6 months" that make it a span of time, not a lease term."""
+_THOUSANDS_DOT = re.compile(r"\d{1,3}\.\d{3}")
 QUANTITIES = ("requests_per_day", "output_tokens_per_day", "concurrency")
 
 
@@ -214,6 +215,10 @@ def _amount(r: Reading, m: Match, toks: list[Tok]) -> None:
             f"or '{compact(value)} input tokens'"
         )
         return
+    number = next(t for t in m.toks if t.type == "NUM")
+    if value != int(value) and _THOUSANDS_DOT.fullmatch(number.text):
+        value *= 1000  # "1.200 tokens": a token count is whole, so the dot groups thousands
+        r.assume(f"'{number.text}' read as {value:,.0f} (the dot groups thousands)")
     name = _PER_REQUEST[direction]
     r.put(name, round(value), f"{round(value):,} {direction} tokens per request")
 
@@ -375,6 +380,9 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 def _api_price(r: Reading, m: Match, toks: list[Tok]) -> None:
     value = _num(m.toks, "MONEY")
+    if any(t.type == "PER_MILLION" and t.value == "thousand" for t in m.toks):
+        r.assume(f"'{r.said(m)}' is per thousand tokens: ${value * 1000:g}/M")
+        value *= 1000
     direction = _direction(m.toks)
     if direction == "input":
         r.put("api_price_per_million_input", value, f"API at ${value:g}/M input tokens")
@@ -499,7 +507,7 @@ def read(text: str, toks: list[Tok], matches: list[Match]) -> Reading:
         RULES[m.rule](reading, m, toks)
         for t in m.toks:
             if t.note:
-                (reading.ambiguous if t.flag else reading.assume)(t.note)
+                (reading.ambiguous if t.unsure else reading.assume)(t.note)
     reading.match = None
     peaks.apart(reading, toks, matches)
     return reading

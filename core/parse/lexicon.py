@@ -57,7 +57,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "PER": ("", "per / each every a an"),
     "MONEYWORD": ("", "dollars dollar usd bucks $"),
     "PCTWORD": ("", "% percent pct"),
-    "TIMESWORD": ("", "x × times"),
+    "TIMESWORD": ("", "x × times veces fois mal"),
     FILLER: (
         "",
         "the of at about around roughly approximately approx circa ~ near nearly almost up "
@@ -75,7 +75,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "tops top ceiling sustained steady daily-ish customer's their's it's its want expected "
         "spending spend charge charges charging list via on-prem throughput "
         "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
-        "plan plans planned planning aim assumption actual",
+        "plan plans planned planning aim assumption actual ca approx. env",
     ),
 }
 

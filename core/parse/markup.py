@@ -37,6 +37,14 @@ def _replace(match: re.Match[str]) -> str:
     return f" {label} " if label else " "
 
 
+_WRAPPED = re.compile(
+    r"(?<![.!?:;\n])[ \t]*\n(?:[ \t]*>)*[ \t]*"  # a line break, and any quote marks after it
+    r"(?=[a-z(~$€£\d])(?!\d+[.)]\s|[^\n:]{1,30}:\s)"  # what the next line must start with
+)
+"""A line break inside a sentence (e-mail wraps at 72 columns): the next line goes on in
+lower case, a number or a price, and is neither a numbered item nor a "label: value" line."""
+
+
 def plain_text(text: str) -> tuple[str, bool]:
     """The words of a Slack message, and whether it had to be cut to ``MAX_CHARS``."""
     cut = len(text) > MAX_CHARS
@@ -44,4 +52,4 @@ def plain_text(text: str) -> tuple[str, bool]:
         text = text[:MAX_CHARS]
     text = unicodedata.normalize("NFKC", text)
     text = _SLACK.sub(_replace, text)
-    return html.unescape(text), cut
+    return _WRAPPED.sub(" ", html.unescape(text)), cut

@@ -83,8 +83,9 @@ class Tok:
     value: float | str | None = None
     start: int = 0
     end: int = 0
-    flag: bool = False  # PER_TIME: "per GPU"; NUM: written in words; a name: a typo read
-    note: str | None = None  # a name read other than as written, said back
+    flag: bool = False  # PER_TIME: "per GPU"; NUM: written in words
+    note: str | None = None  # how it was read other than as written, said back
+    unsure: bool = False  # the note is a question to the user ("a typo?"), not an assumption
     index: int = 0  # position in the message's terminals, set by ``grammar.matches``
 
     # lark reads these off the last terminal to place its end-of-input marker.
@@ -291,7 +292,7 @@ def _respelled(
         r.key = original
         if hit is not None:
             tok = hit[0]
-            tok.flag = True
+            tok.unsure = True
             tok.note = f"'{tok.text}' read as {tok.value} (a typo?); say the exact name if not"
             return hit
     family = spelled.families.get(fixed)
@@ -346,6 +347,7 @@ def _number(raws: list[Raw], i: int, refused: list[str]) -> tuple[Tok, int]:
     """A number with its scale: ``2B``, ``2.5 million``, ``1,200``, ``two thousand``."""
     start = raws[i].start
     written = raws[i].kind == "word"
+    note: str | None = None
     if written:
         run: list[str] = []
         j = i
@@ -372,6 +374,8 @@ def _number(raws: list[Raw], i: int, refused: list[str]) -> tuple[Tok, int]:
             break
         value = None if value is None else numbers.in_range(value * scale)
         j += 1
+        if raws[j - 1].lower == "mil":
+            note = "'mil' read as million; for a thousand (Spanish 'mil') say 'k'"
         if single or written:
             break
     text = " ".join(r.text for r in raws[i:j]) if written else _joined(raws, i, j)
@@ -379,7 +383,10 @@ def _number(raws: list[Raw], i: int, refused: list[str]) -> tuple[Tok, int]:
     if value is None:
         refused.append(text if len(text) <= 40 else text[:12] + "…" + text[-4:])
         return Tok(BREAK, text, None, start, end), j
-    return Tok("NUM", text, value, start, end, written), j
+    tok = Tok("NUM", text, value, start, end, written)
+    if note:
+        tok.note, tok.unsure = f"'{text}': {note}", True
+    return tok, j
 
 
 _NUMBER_JOINS = ("and", "-", "a", "an", "of", "point")
@@ -631,6 +638,8 @@ def _per(lex: list[Tok], i: int, out: list[Tok]) -> tuple[Tok, int] | None:
         return _merge("PER_USER", lex[i : j + 1], None), j + 1
     if nxt.type == "REQUESTS":
         return _merge("PER_REQ", lex[i : j + 1], None), j + 1
+    if nxt.type == "NUM" and nxt.value == 1e3 and any(t.type == "MONEY" for t in out[-3:]):
+        return _merge("PER_MILLION", lex[i : j + 1], "thousand"), j + 1  # "$0.0006 per 1K"
     million = nxt.type == "SCALE_M" or (nxt.type == "NUM" and nxt.value == 1e6)
     if million:
         money = any(t.type == "MONEY" for t in out[-3:])
