@@ -216,7 +216,7 @@ def _amount(r: Reading, m: Match, toks: list[Tok]) -> None:
         )
         return
     number = next(t for t in m.toks if t.type == "NUM")
-    if value != int(value) and _THOUSANDS_DOT.fullmatch(number.text):
+    if _THOUSANDS_DOT.fullmatch(number.text):
         value *= 1000  # "1.200 tokens": a token count is whole, so the dot groups thousands
         r.assume(f"'{number.text}' read as {value:,.0f} (the dot groups thousands)")
     name = _PER_REQUEST[direction]

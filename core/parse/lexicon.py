@@ -38,7 +38,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "NODES": ("", "node nodes server servers box boxes host hosts machine machines rack racks"),
     "CENTS": ("", "cents cent"),
     "FXWORD": ("", "€ £ eur euro euros gbp pound pounds yen jpy rmb cny yuan inr rupees rupee"),
-    "AVG": ("", "average avg mean baseline"),
+    "AVG": ("", "average avg mean baseline normal usual typical"),
     "P2A": ("", "p2a ptoa"),
     "BUDGET": ("", "budget budgets budgeted"),
     "TTFT": ("", "ttft"),
@@ -63,7 +63,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "the of at about around roughly approximately approx circa ~ near nearly almost up "
         "under below less than within max maximum most least over above more plus some like "
         "maybe probably currently today now so that this these those which who if then by "
-        "from into across total overall typical typically usually and or but also just only "
+        "from into across total overall typically usually and or but also just only "
         "still all any ratio size rate speed price pricing cost costs priced quote target "
         "goal model models is are was were be been being have has had will would should could "
         "can must we our they their them us you your i my me want wants wanted need needs "
@@ -73,6 +73,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "please pls thanks hi hey ok okay sure let lets let's make change switch use using "
         "try instead set go say assume assuming add adding around ~ for kind sort roughly "
         "tops top ceiling sustained steady daily-ish customer's their's it's its want expected "
+        "higher bigger larger greater "
         "spending spend charge charges charging list via on-prem throughput "
         "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
         "plan plans planned planning aim assumption actual ca approx. env",

@@ -37,6 +37,10 @@ def _replace(match: re.Match[str]) -> str:
     return f" {label} " if label else " "
 
 
+_ABBREVIATION = re.compile(
+    r"\b(Mio|Mrd|Tsd|ca|approx|appr|avg|est|incl|excl|vs|resp|approx|max|min)\.(?=\s)", re.I
+)
+"""Abbreviations whose period ends no sentence ("2,5 Mio. requests", "ca. 1.200")."""
 _WRAPPED = re.compile(
     r"(?<![.!?:;\n])[ \t]*\n(?:[ \t]*>)*[ \t]*"  # a line break, and any quote marks after it
     r"(?=[a-z(~$€£\d])(?!\d+[.)]\s|[^\n:]{1,30}:\s)"  # what the next line must start with
@@ -52,4 +56,5 @@ def plain_text(text: str) -> tuple[str, bool]:
         text = text[:MAX_CHARS]
     text = unicodedata.normalize("NFKC", text)
     text = _SLACK.sub(_replace, text)
-    return _WRAPPED.sub(" ", html.unescape(text)), cut
+    text = _ABBREVIATION.sub(r"\1", html.unescape(text))
+    return _WRAPPED.sub(" ", text), cut

@@ -50,6 +50,7 @@ SCALES: dict[str, float] = {
     "crore": 1e7,
     "crores": 1e7,
     "mrd": 1e9,
+    "tsd": 1e3,
 }
 
 _UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen"

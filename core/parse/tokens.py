@@ -25,7 +25,8 @@ from core.parse.lexicon import BREAK, FILLER, PHRASES, Lexicon
 
 _KV = r"(?P<kv>(?<![\w.=])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
 _PIECES = (
-    r"(?P<num>\d+,\d{1,2}(?=\s?(?:thousand|million|billion|mil|mio|mrd|bn|[kmb]|dollars?|usd|eur|euros?)\b|\s?[$€])"
+    r"(?P<num>\d+,\d{1,2}(?=\s?(?i:thousand|million|billion|mil|mio|mrd|bn|tsd|[kmb]|dollars?|usd|eur"
+    r"|euros?|times|per|veces|fois|mal|tokens?|requests?|rps)\b|\s?[$€%])"
     r"|(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,.])|\d+)"
     r"(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
     r"|(?P<word>(?<=\d)[xX×](?=[^\W_])|[^\W\d_][^\W_]*(?:\.\d+[^\W_]*)*(?:['’][^\W\d_]+)?)"
@@ -560,8 +561,8 @@ def _in_out(lex: list[Tok], i: int) -> Tok | None:
     assert isinstance(a.value, float) and isinstance(b.value, float)
     if not (a.value >= 1 and b.value >= 1 and a.value == int(a.value) and b.value == int(b.value)):
         return None
-    if a.value <= 12 and b.value <= 31 and _scale_of(a.text) == _scale_of(b.text) == 1:
-        return None  # "09/30" is a date, and no request has twelve input tokens
+    if max(a.value, b.value) < 100 and _scale_of(a.text) == _scale_of(b.text) == 1:
+        return None  # "09/30" is a date, "24/7" a schedule: no request is that short
     tok = _merge("INOUT", [a, slash, b], f"{a.value:.0f}/{b.value:.0f}")
     tok.note = f"'{tok.text}' read as input/output tokens of a request"
     return tok
