@@ -14,6 +14,7 @@ from typing import Any
 from core.catalog import Catalog
 from core.errors import InputError
 from core.parse.numbers import amount
+from core.parse.tables import contract_pair
 from core.scenario import Scenario
 from core.traffic import Traffic
 
@@ -48,6 +49,9 @@ def read_pairs(pairs: list[tuple[str, str]], catalog: Catalog) -> Pairs:
         if len(out.problems) >= MAX_PROBLEMS:
             out.problems.append("more key=value pairs not read: check the message")
             break
+        if key not in KNOWN and (alias := contract_pair(key, raw.rstrip(".,"))) is not None:
+            out.understood.append(f"{key}={raw} read as {alias[0]}={alias[1]}")
+            key, raw = alias  # "bs=32", "p2a=3", "rps=45": the field's common names
         if key not in KNOWN:
             close = difflib.get_close_matches(key, sorted(KNOWN), n=1)
             hint = f" (did you mean {close[0]}=?)" if close else ""

@@ -13,6 +13,8 @@ import html
 import re
 import unicodedata
 
+from core.parse.tables import separator
+
 MAX_CHARS = 20_000
 """Longer messages are cut here (10 KB of text is the contract; this bounds time)."""
 
@@ -57,4 +59,15 @@ def plain_text(text: str) -> tuple[str, bool]:
     text = unicodedata.normalize("NFKC", text)
     text = _SLACK.sub(_replace, text)
     text = _ABBREVIATION.sub(r"\1", html.unescape(text))
-    return _WRAPPED.sub(" ", text), cut
+    return _WRAPPED.sub(_join, text), cut
+
+
+def _join(m: re.Match[str]) -> str:
+    """A wrapped line is joined; a table's rows are not (each is a record)."""
+    text = m.string
+    before = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+    after_end = text.find("\n", m.end())
+    after = text[m.end() : after_end if after_end >= 0 else len(text)]
+    if separator(before) or separator(after):
+        return m.group()
+    return " "

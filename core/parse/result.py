@@ -23,6 +23,7 @@ from core.parse.keyvalue import Pairs, read_pairs
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.plausible import implausible
+from core.parse.tables import structured
 from core.parse.tokens import scan
 from core.pricing import offered_gpus
 from core.scenario import Scenario
@@ -82,7 +83,9 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
         reading.ambiguous(f"ignored the number '{number}': out of range")
     for note in tokens.unclear:
         reading.ambiguous(note)
-    return reading, read_pairs(tokens.pairs, catalog), cut
+    pasted = structured(plain)
+    reading.assumed.extend(pasted.notes)
+    return reading, read_pairs([*pasted.pairs, *tokens.pairs], catalog), cut
 
 
 def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
@@ -116,6 +119,11 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
         if old is not None and old != value:
             notes.append(f"{key}={value} (key=value) wins over {old} from the text")
         fields[key] = value
+    for key, per_day in (("requests_per_hour", 24), ("requests_per_minute", 1440)):
+        rate = fields.pop(key, None)  # the contract's request rate is per day
+        if rate is not None:
+            fields["requests_per_day"] = rate * per_day
+            notes.append(f"{key}={rate:g} kept as requests_per_day={rate * per_day:g}")
     ids = list(dict.fromkeys(pairs.gpu_ids or reading.gpu_ids))
     count = pairs.gpu_count if pairs.gpu_count is not None else reading.gpu_count
     if kind == "traffic":

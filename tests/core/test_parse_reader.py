@@ -224,3 +224,43 @@ def test_a_price_in_another_currency_is_said_not_used(catalog: Catalog) -> None:
     parsed = parse("8x h100 llama 3.1 70b at €3.10/GPU-hour", catalog)
     assert "price_per_gpu_hour" not in parsed.fields
     assert any("another currency" in a for a in parsed.ambiguities)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "| model | gpu | # gpus | concurrency | ISL | OSL | $/gpu-hr |\n"
+            "|---|---|---|---|---|---|---|\n"
+            "| Qwen3-32B | H200 | 2 | 96 | 3000 | 600 | 3.80 |",
+            {"gpus": 2, "concurrency": 96, "input_tokens": 3000, "price_per_gpu_hour": 3.8},
+        ),
+        (
+            "CSV export:\nmodel,req_per_hour,in_tok,out_tok,p2a\n"
+            "qwen3-235b-a22b,54000,2200,450,2.2",
+            {"requests_per_day": 54000 * 24, "input_tokens": 2200, "peak_to_average": 2.2},
+        ),
+        ("Model\tGLM-5\nRequests/sec\t65\nInput tokens\t1800", {"requests_per_day": 65 * 86400}),
+        (
+            'pasted: `{"model": "kimi-k3", "rps": 45, "in": 3000, "out": 800}`',
+            {"requests_per_day": 45 * 86400, "input_tokens": 3000, "output_tokens": 800},
+        ),
+        ("`model=kimi-k3` `bs=32` `p2a=3` on 8x b300", {"concurrency": 32, "peak_to_average": 3}),
+        ("model=kimi-k3 requests_per_hour=5000 output_tokens=400", {"requests_per_day": 120_000}),
+        (
+            "We need Llama 3.1 70B for about 1.5M\nrequests/day with 1k in / 300 out",
+            {"requests_per_day": 1.5e6},
+        ),
+    ],
+)
+def test_pasted_tables_json_and_wrapped_lines_are_read(
+    text: str, expected: dict[str, float], catalog: Catalog
+) -> None:
+    got = fields(text, catalog)
+    for key, value in expected.items():
+        assert got.get(key) == pytest.approx(value), key
+
+
+def test_a_table_row_per_line_is_not_joined_as_a_wrapped_sentence(catalog: Catalog) -> None:
+    got = fields("model,in_tok,out_tok\nllama-3.1-8b,900,150", catalog)
+    assert got["input_tokens"] == 900 and got["output_tokens"] == 150

@@ -1,0 +1,133 @@
+"""Pasted structure: tables, CSV and JSON read as ``key=value`` pairs.
+
+Customers paste what their dashboards export: a Markdown table, a CSV header and a
+row, tab-separated "label<TAB>value" lines, a JSON object. Their column names are the
+field's common names ("ISL", "# gpus", "req_per_hour", "p2a"), so each is mapped to the
+contract's field, with its unit converted (a rate per hour becomes ``requests_per_day``).
+A table is read only when at least two of its names are known; only its first row is
+read, and more rows are said.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_NAME = re.compile(r"[^a-z0-9$#%]+")
+
+
+def _key(name: str) -> str:
+    return _NAME.sub("", name.lower())
+
+
+_ALIASES: dict[str, tuple[str, float]] = {}
+for _field, _factor, _names in (
+    ("model", 1.0, "model model_name llm"),
+    ("gpu", 1.0, "gpu gpu_type accelerator hardware"),
+    ("gpus", 1.0, "gpus #gpus num_gpus gpu_count n_gpus gpucount #gpu"),
+    ("concurrency", 1.0, "concurrency batch bs batch_size concurrent"),
+    ("precision", 1.0, "precision dtype quant quantization"),
+    ("requests_per_day", 86400.0, "rps qps req_per_sec requests_per_second req/s requests/sec"),
+    ("requests_per_day", 1440.0, "rpm req_per_min requests_per_minute req/min requests/min"),
+    ("requests_per_day", 24.0, "rph req_per_hour requests_per_hour req/h requests/hour"),
+    ("requests_per_day", 1.0, "rpd req_per_day requests_per_day requests/day daily_requests"),
+    ("output_tokens_per_day", 1.0, "output_tokens_per_day out_tok_per_day tokens_per_day"),
+    ("input_tokens", 1.0, "in input isl in_tok input_tokens prompt_tokens avg_input"),
+    ("output_tokens", 1.0, "out output osl out_tok output_tokens completion_tokens avg_output"),
+    ("reasoning_tokens", 1.0, "reasoning reasoning_tok reasoning_tokens thinking_tokens"),
+    ("context_tokens", 1.0, "ctx context context_tokens max_context"),
+    ("peak_to_average", 1.0, "p2a peak_to_average peak/avg peak_factor peak_ratio"),
+    ("max_ttft_s", 1.0, "ttft ttft_s max_ttft_s"),
+    ("max_ttft_s", 0.001, "ttft_ms"),
+    ("min_per_user_tokens_per_s", 1.0, "tok/s/user per_user_tps tokens_per_s_per_user"),
+    ("price_per_gpu_hour", 1.0, "$/gpu-hr $/gpu-hour $/gpuh price price_per_gpu_hour usd/gpu-hr"),
+    ("term_months", 1.0, "term term_months lease_months"),
+    ("utilization", 1.0, "util utilization utilisation"),
+):
+    for _n in _names.split(" "):
+        _ALIASES[_key(_n)] = (_field, _factor)
+
+_JSON_PAIR = re.compile(r'"(?P<k>[^"\n]{1,40})"\s*:\s*"?(?P<v>[^",}\n]{1,60}?)"?\s*[,}\n]')
+
+
+@dataclass
+class Structured:
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def structured(text: str) -> Structured:
+    """The pairs in ``text``'s tables, CSV, tab-separated lines and JSON objects."""
+    out = Structured()
+    if "|" in text or "," in text or "\t" in text:
+        _tables(text, out)
+    if '"' in text:
+        for m in _JSON_PAIR.finditer(text):
+            _add(out, m["k"], m["v"].strip())
+    return out
+
+
+def _tables(text: str, out: Structured) -> None:
+    lines = [ln.strip() for ln in text.splitlines()]
+    for i, line in enumerate(lines):
+        sep = separator(line)
+        if sep is None:
+            continue
+        head = _cells(line, sep)
+        if sep == "\t" and len(head) == 2 and _key(head[0]) in _ALIASES:
+            _add(out, head[0], head[1])  # "Requests/sec<TAB>65"
+            continue
+        known = sum(_key(h) in _ALIASES for h in head)
+        if known < 2:
+            continue
+        rows = [
+            _cells(ln, sep)
+            for ln in lines[i + 1 :]
+            if ln.count(sep) >= 1 and not set(ln) <= set("|-: \t")
+        ]
+        rows = [r for r in rows if len(r) == len(head)]
+        if not rows:
+            continue
+        for name, value in zip(head, rows[0], strict=True):
+            _add(out, name, value)
+        if len(rows) > 1:
+            out.notes.append(f"a table of {len(rows)} rows: read the first only")
+        return
+
+
+def separator(line: str) -> str | None:
+    """The cell separator of a table row, if ``line`` looks like one."""
+    if line.count("|") >= 2:
+        return "|"
+    if "\t" in line:
+        return "\t"
+    return "," if line.count(",") >= 2 and ", " not in line else None
+
+
+def _cells(line: str, sep: str) -> list[str]:
+    cells = [c.strip() for c in line.split(sep)]
+    if sep == "|":
+        cells = [c for c in cells[1:-1]] if line.startswith("|") else cells
+    return cells
+
+
+def contract_pair(name: str, value: str) -> tuple[str, str] | None:
+    """``(name, value)`` in the contract's field and unit ("bs", "32" -> concurrency 32;
+    "rps", "45" -> requests_per_day 3888000), or None for a name no field goes by."""
+    hit = _ALIASES.get(_key(name))
+    if hit is None or not value:
+        return None
+    field_name, factor = hit
+    if factor != 1.0:
+        try:
+            number = float(value.replace(",", ""))
+        except ValueError:
+            return None
+        value = f"{number * factor:g}"
+    return field_name, value
+
+
+def _add(out: Structured, name: str, value: str) -> None:
+    pair = contract_pair(name, value)
+    if pair is not None:
+        out.pairs.append(pair)
