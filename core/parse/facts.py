@@ -133,6 +133,14 @@ def _per(unit: str) -> str:
 
 def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, unit, said = _num(m.toks, "NUM"), _unit(m.toks), r.said(m)
+    if unit is None:  # "14.4M requests over the 7 days": a total over a span
+        total, span = (t.value for t in m.toks if t.type == "NUM")
+        unit = _unit(m.toks, "TIME")
+        assert isinstance(total, float) and isinstance(span, float) and unit is not None
+        if span <= 0:
+            return
+        value = total / span
+        r.assume(f"'{said}' read as {compact(value)} requests a {unit} on average")
     assert unit is not None
     if unit == "millisecond":
         return

@@ -171,6 +171,7 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("peak", "/", "average"): "P2A",
     ("peak", "/", "avg"): "P2A",
     ("peak", ":", "avg"): "P2A",
+    ("peak", ":", "average"): "P2A",
     ("peak", "-", "to", "-", "average"): "P2A",
     ("peak", "-", "to", "-", "avg"): "P2A",
     ("batch", "size"): "BATCH",

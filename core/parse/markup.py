@@ -39,16 +39,18 @@ def _replace(match: re.Match[str]) -> str:
     return f" {label} " if label else " "
 
 
+_LABEL = re.compile(r"[^\n:]{1,30}:\s")
 _ABBREVIATION = re.compile(
     r"\b(Mio|Mrd|Tsd|ca|approx|appr|avg|est|incl|excl|vs|resp|approx|max|min)\.(?=\s)", re.I
 )
 """Abbreviations whose period ends no sentence ("2,5 Mio. requests", "ca. 1.200")."""
 _WRAPPED = re.compile(
     r"(?<![.!?:;\n])[ \t]*\n(?:[ \t]*>)*[ \t]*"  # a line break, and any quote marks after it
-    r"(?=[a-z(~$€£\d])(?!\d+[.)]\s|[^\n:]{1,30}:\s)"  # what the next line must start with
+    r"(?=[a-z(~$€£\d])(?!\d+[.)]\s)"  # what the next line must start with
 )
 """A line break inside a sentence (e-mail wraps at 72 columns): the next line goes on in
-lower case, a number or a price, and is neither a numbered item nor a "label: value" line."""
+lower case, a number or a price, and is not a numbered item (nor, after a "label: value"
+line, another one: see ``_join``)."""
 
 
 def plain_text(text: str) -> tuple[str, bool]:
@@ -70,4 +72,6 @@ def _join(m: re.Match[str]) -> str:
     after = text[m.end() : after_end if after_end >= 0 else len(text)]
     if separator(before) or separator(after):
         return m.group()
+    if ":" in before and _LABEL.match(after):
+        return m.group()  # "Requests per second: 65" then "input tokens: 1800": a form
     return " "

@@ -113,9 +113,12 @@ def words(run: list[str]) -> float | None:
             current += _SMALL[w]
             last = "teen" if _SMALL[w] > 9 else "small"
         elif w in _TENS_VALUE:
-            if last in ("small", "teen", "tens"):
+            if last == "small" and current < 10:  # "one twenty-eight", "two fifty": spoken
+                current = current * 100 + _TENS_VALUE[w]
+            elif last in ("small", "teen", "tens"):
                 return None
-            current += _TENS_VALUE[w]
+            else:
+                current += _TENS_VALUE[w]
             last = "tens"
         elif w == "dozen":
             current = (current or 1.0) * 12

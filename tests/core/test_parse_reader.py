@@ -174,6 +174,9 @@ def test_a_traffic_names_its_gpu_in_the_contract_field(catalog: Catalog) -> None
         ("GLM-5, traffic 1,5 billion output tokens for day", {"output_tokens_per_day": 1.5e9}),
         ("K3, 2B output tokens a day, first token not more than half second", {"max_ttft_s": 0.5}),
         ("deepseek-r1 30 rsp, 600 out", {"requests_per_day": 30 * 86400}),
+        ("kimi k3 on 8x b300, concurrency one twenty-eight", {"concurrency": 128}),
+        ("14.4M requests over the 7 days, llama 3.1 8b, 150 out", {"requests_per_day": 14.4e6 / 7}),
+        ("Requests per\nday: about 10万, gpt-oss-20b, 500 out", {"requests_per_day": 1e5}),
         ("K3, 730B output tokens per annum", {"output_tokens_per_day": 2e9}),
         ("8x h100 llama 3.1 70b at $26,280 per GPU per year", {"price_per_gpu_hour": 3.0}),
         (
