@@ -332,10 +332,10 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.assume(f"term {value:g} read as months")
         unit = "month"
     horizon = _HORIZON.search(context.before(r.text, m.toks[0].start)) or " more " in r.said(m)
-    if unit in ("month", "year") and not _has(m.toks, "TERM") and horizon:
+    if unit in ("month", "quarter", "year") and not _has(m.toks, "TERM") and horizon:
         r.ambiguous(f"'{r.said(m)}' not read as a lease term (say 'a 36-month term' if it is)")
         return
-    if unit not in ("month", "year"):
+    if unit not in ("month", "quarter", "year"):
         latency = unit in ("second", "millisecond", "minute") and not _has(m.toks, "TERM")
         if latency and context.latency(context.before(r.text, m.toks[0].start)):
             seconds = value * timeunits.seconds(unit)  # "first token ... within 2 seconds"

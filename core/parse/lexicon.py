@@ -88,6 +88,7 @@ _TIME_WORDS: dict[str, str] = {
     "day": "d day days",
     "week": "wk wks week weeks",
     "month": "mo mos mon month months",
+    "quarter": "quarter quarters qtr",
     "year": "y yr yrs year years",
 }
 
@@ -98,6 +99,8 @@ _ADVERBS: dict[str, str] = {
     "nightly": "day",
     "weekly": "week",
     "monthly": "month",
+    "quarterly": "quarter",
+    "qoq": "quarter",
     "mom": "month",
     "yearly": "year",
     "annually": "year",

@@ -2,7 +2,7 @@
 
 A month of traffic is read as 30 days and a year as 365 (said back as an
 assumption); a lease term in years is 12 months a year. The parser only ever
-converts these eight units, so a table is the whole job: a units library (pint
+converts these nine units, so a table is the whole job: a units library (pint
 was used before) cost half a second of import and registry building for one
 message, more than everything else ``leasewise parse`` does.
 """
@@ -19,17 +19,19 @@ SECONDS: dict[str, float] = {
     "day": timedelta(days=1).total_seconds(),
     "week": timedelta(weeks=1).total_seconds(),
     "month": timedelta(days=30).total_seconds(),
+    "quarter": timedelta(days=90).total_seconds(),
     "year": timedelta(days=365).total_seconds(),
 }
 """Seconds in one of each unit the parser reads (a traffic month is 30 days)."""
 
-TERM_MONTHS: dict[str, int] = {"month": 1, "year": 12}
+TERM_MONTHS: dict[str, int] = {"month": 1, "quarter": 3, "year": 12}
 """Calendar months in one unit of a lease term: terms are said in months or years."""
 
 UNITS = tuple(SECONDS)
 
 ASSUMED: dict[str, str] = {
     "month": "a month read as 30 days",
+    "quarter": "a quarter read as 90 days",
     "year": "a year read as 365 days",
 }
 

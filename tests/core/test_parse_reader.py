@@ -175,6 +175,10 @@ def test_a_traffic_names_its_gpu_in_the_contract_field(catalog: Catalog) -> None
         ("K3, 2B output tokens a day, first token not more than half second", {"max_ttft_s": 0.5}),
         ("deepseek-r1 30 rsp, 600 out", {"requests_per_day": 30 * 86400}),
         ("kimi k3 on 8x b300, concurrency one twenty-eight", {"concurrency": 128}),
+        (
+            "GLM-5 grows 30% per quarter, 250M output tokens a day",
+            {"monthly_growth": 1.3 ** (1 / 3) - 1},
+        ),
         ("14.4M requests over the 7 days, llama 3.1 8b, 150 out", {"requests_per_day": 14.4e6 / 7}),
         ("Requests per\nday: about 10万, gpt-oss-20b, 500 out", {"requests_per_day": 1e5}),
         ("K3, 730B output tokens per annum", {"output_tokens_per_day": 2e9}),
