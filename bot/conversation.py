@@ -223,13 +223,16 @@ def follow_up(
     Edits change the thread's question and answer it; a utilization or price alone
     re-prices the same deployment; "compare with X" answers the deployment and X side
     by side and "save this as quote NAME [for CUSTOMER]" saves the question (``user_id``
-    owns the quote), both leaving the question as it is; "start over" forgets the
-    thread, so the next question starts one afresh. Anything else gets a short reply
-    with examples, naming a word it did not know ("did you mean h200?").
+    owns the quote), both leaving the question as it is; "start over" clears the
+    thread, which stays ours: the next message in it is a new question. Anything else
+    gets a short reply with examples, naming a word it did not know ("did you mean
+    h200?").
     """
     current = threads.current(session, key)
     if current is None:
-        return None
+        if not threads.on_record(session, key):
+            return None
+        return _afresh(engine, session, key, text, clock)
     kind = kind_of(current)
     fields = current.model_dump(exclude_none=True)
     result = apply_followup(fields, kind, text, engine.catalog)
@@ -240,7 +243,7 @@ def follow_up(
             return error_reply(exc)
         return answer_question(engine, restored, changed=["undid the last change"])
     if result.action == "reset":
-        threads.forget(session, key)
+        threads.clear(session, key, clock=clock)
         return Reply("thread_cleared", {"question": current})
     if result.action == "save":
         return _save(engine, session, key, current, result, user_id=user_id, clock=clock)
@@ -288,6 +291,23 @@ def follow_up(
             reply, reprice(reply.context["sizing"], edited, engine, utilization=result.utilization)
         )
     threads.apply_edit(session, key, after=edited, text=text, clock=clock)
+    return reply
+
+
+def _afresh(
+    engine: PerfEngine,
+    session: Session,
+    key: threads.ThreadKey,
+    text: str,
+    clock: Callable[[], datetime],
+) -> Reply | None:
+    """A message in a thread that was started over: a new question, asked there; an
+    acknowledgement ("thanks") needs no answer, as in any thread."""
+    if apply_followup({}, "unknown", text, engine.catalog).acknowledgement:
+        return None
+    reply = answer(engine, text)
+    if reply.question is not None:
+        threads.start(session, key, reply.question, clock=clock)
     return reply
 
 

@@ -2,7 +2,8 @@
 
 Type ``/lease ...`` for a command, ``@leasewise ...`` to start a thread, and
 anything else as a follow-up in the current thread ("what about H200?",
-"undo"; after "start over" the next line starts a new thread). The replies are
+"undo"; after "start over" the next line is a new question in the same thread,
+as in Slack). The replies are
 the same templates Slack gets, as their plain-text fallback; quotes, threads and
 subscriptions land in the same database. A reply that Slack would upload a file
 with (``/lease quote pdf``) writes the file into the console's folder (the current
@@ -106,8 +107,6 @@ class Console:
                 )
         except (InputError, StorageError) as exc:
             return error_reply(exc)
-        if reply is not None and reply.template == "thread_cleared":
-            self._thread = None  # the next line starts a new thread
         return reply
 
 
