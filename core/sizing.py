@@ -25,6 +25,7 @@ from core.perf.layouts import Layout, layout_kinds, replica_layouts
 from core.perf.memory import deployable_counts, largest_batch, room
 from core.perf.roofline import max_context_tokens, mean_context_tokens
 from core.pricing import Price, PriceBasis, offered_gpus, price_for
+from core.provenance import find, measurement_said, publications
 from core.scenario import Basis
 from core.stack_choice import candidate_stacks
 from core.traffic import Demand, Traffic, resolve
@@ -68,6 +69,8 @@ class SizingOption(BaseModel):
     error_band: float
     estimated_from: str | None = None
     """The measurement the option's throughput scales, when it is an estimate from one."""
+    estimated_from_said: str | None = None
+    """That measurement as an answer names it: publication and what it measured."""
     months_of_headroom: float | None
     next_step_usd_per_month: float
     cheapest: bool = False
@@ -425,6 +428,7 @@ def _price_option(
         basis=c.perf.basis,
         error_band=c.perf.error_band,
         estimated_from=c.perf.estimated_from,
+        estimated_from_said=_estimated_from_said(c, engine),
         months_of_headroom=months_of_headroom(
             capacity=replicas * capacity,
             peak=demand.peak_decoded_tokens_per_s,
@@ -435,6 +439,11 @@ def _price_option(
         ),
         caveats=_caveats(c, demand, gpus),
     )
+
+
+def _estimated_from_said(c: _Candidate, engine: PerfEngine) -> str | None:
+    found = find(c.perf.estimated_from, engine.catalog, *c.perf.measurements)
+    return None if found is None else measurement_said(found, engine.catalog)
 
 
 def months_of_headroom(*, capacity: float, peak: float, monthly_growth: float) -> float | None:
@@ -651,9 +660,10 @@ def _caveats(c: _Candidate, demand: Demand, gpus: int) -> list[str]:
         )
     if c.perf.method == "carried" and c.perf.closeness.measured_on is not None:
         caveats.append(
-            f"throughput estimated (±{c.perf.error_band:.0%}) from {c.perf.estimated_from}, "
-            f"measured on {c.gpus}x {c.perf.closeness.measured_on.upper()} and scaled by the "
-            f"roofline to {c.gpu.id.upper()} ({c.perf.closeness.carried_ratio:.2f}x)"
+            f"throughput estimated (±{c.perf.error_band:.0%}) from "
+            f"{publications(c.perf.measurements)}, measured on {c.gpus}x "
+            f"{c.perf.closeness.measured_on.upper()} and scaled by the roofline to "
+            f"{c.gpu.id.upper()} ({c.perf.closeness.carried_ratio:.2f}x)"
         )
     elif c.perf.method in ("anchored", "model"):
         caveats.append(

@@ -156,7 +156,11 @@ def test_estimate_without_json_shows_the_basis_and_the_measurement_it_rests_on(
 ):
     out = run("estimate", *before_decode_path_flags, wide=True).stdout
     assert "Basis: measured (exact)" in out
-    assert "measurement k3-gb300x16-b64-vllm" in out.split("\nSources\n", 1)[1]
+    measured = (
+        "Kimi K3 on 16x GB300 at batch 64 with vLLM (V1 engine, before the Kimi K3 decode path)"
+    )
+    assert f"; {measured})" in out.split("\nSources\n", 1)[1]
+    assert "k3-gb300x16-b64-vllm" not in out  # the id is the JSON's, not the answer's
 
 
 def test_the_leased_b300_is_said_to_be_estimated_from_the_gb300_measurement(
@@ -172,8 +176,13 @@ def test_the_leased_b300_is_said_to_be_estimated_from_the_gb300_measurement(
     [source] = [
         s["title"] for s in estimate["sources"] if s["measurement"] == "k3-gb300x16-b64-vllm"
     ]
-    assert f"Basis: estimated from {source}, measurement k3-gb300x16-b64-vllm (±{band}%)" in out
-    assert "measured on 16x GB300 (one NVLink domain)" in out.split("Caveats:", 1)[1]
+    measured = (
+        "Kimi K3 on 16x GB300 at batch 64 with vLLM (V1 engine, before the Kimi K3 decode path)"
+    )
+    assert f"Basis: estimated from {source} — {measured} (±{band}%)" in out
+    carried = out.split("Caveats:", 1)[1]
+    assert f"estimated from {source}, measured on 16x GB300 (one NVLink domain)" in carried
+    assert "k3-gb300x16-b64-vllm" not in out
 
 
 def test_estimate_says_what_slack_and_the_console_say(

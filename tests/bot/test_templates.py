@@ -680,11 +680,15 @@ def test_a_batch_beyond_the_kv_cache_says_how_many_wait(
 def test_an_estimate_carried_from_another_gpu_names_the_measurement(
     renderer: Renderer, cost: Estimate
 ) -> None:
-    """The leased B300 at batch 64 rests on the GB300 write-up's k3-gb300x16-b64 figure."""
+    """The leased B300 at batch 64 rests on the GB300 write-up's batch-64 figure: the
+    answer names its publication and what it measured, the JSON its id."""
     assert cost.estimated_from is not None and cost.estimated_from.startswith("k3-gb300x16-b64")
     shown = everything(answer_to(renderer, cost))
     [source] = [s for s in cost.sources if s.measurement == cost.estimated_from]
-    assert f"*Basis:* estimated from {source.title}, measurement {cost.estimated_from}" in shown
+    assert f"*Basis:* estimated from {source.title} — {source.measured}" in shown
+    assert source.measured is not None
+    assert source.measured.startswith("Kimi K3 on 16x GB300 at batch 64 with vLLM")
+    assert cost.estimated_from not in shown
 
 
 def test_an_estimate_names_the_layout_it_runs_and_the_domains_it_spans(
