@@ -6,6 +6,7 @@ assumption; whatever the answer rests on travels with it as sources and caveats.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from dataclasses import replace
 
@@ -17,7 +18,7 @@ from core.perf.engine import PerfEngine, PerfQuery, Throughput
 from core.perf.layouts import Layout, layout_kinds
 from core.perf.memory import memory_fit, min_gpus
 from core.perf.roofline import max_context_tokens, mean_context_tokens
-from core.pricing import Price, price_for
+from core.pricing import Price, price_for, question_date
 from core.provenance import batches, find, measurement_said, publications, what_was_measured
 from core.scenario import Estimate, MemoryFit, Scenario, SourceRef
 from core.stack_choice import candidate_stacks
@@ -30,7 +31,9 @@ SPEC_DECODE_CAVEAT = (
 )
 
 
-def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
+def estimate(scenario: Scenario, engine: PerfEngine, *, today: dt.date | None = None) -> Estimate:
+    """The answer to ``scenario``; ``today`` is the edge's date, which prices it when the
+    scenario has no ``as_of`` (a book line must be valid on the question's date)."""
     catalog = engine.catalog
     assumptions: list[str] = []
     model = catalog.models.get(scenario.model, field_name="model")
@@ -83,7 +86,11 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         )
 
     priced = price_for(
-        gpu, catalog, stated=scenario.price_per_gpu_hour, term_months=scenario.term_months
+        gpu,
+        catalog,
+        stated=scenario.price_per_gpu_hour,
+        term_months=scenario.term_months,
+        on=question_date(scenario.as_of, today),
     )
     price = priced.usd_per_gpu_hour
     assumptions.append(f"priced {gpu.name} at {priced.said}")

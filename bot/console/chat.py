@@ -85,7 +85,9 @@ class Console:
 
     def _new_thread(self, text: str) -> Reply:
         key = ThreadKey(WORKSPACE, CHANNEL, next(self._ts))
-        reply = answer(self._services.engines.current(), text)
+        reply = answer(
+            self._services.engines.current(), text, today=self._services.clock().date()
+        )
         if reply.question is not None:
             with self._services.sessions.begin() as session:
                 start_thread(session, key, reply.question, self._services.clock)

@@ -21,6 +21,7 @@ import pytest
 from bot.conversation import answer_question
 from bot.render.renderer import Renderer
 from core.scenario import Scenario
+from tests.bot.people import NOW
 
 ESTIMATE_FIELDS = {
     "output_tokens_per_s",
@@ -189,7 +190,7 @@ def test_estimate_says_what_slack_and_the_console_say(
     run, before_decode_path_flags, before_decode_path, engine
 ):
     """One voice: the CLI prints the plain text of the template /lease cost answers with."""
-    reply = answer_question(engine, Scenario.model_validate(before_decode_path))
+    reply = answer_question(engine, Scenario.model_validate(before_decode_path), today=NOW.date())
     console = Renderer().message(reply.template, **reply.context).console_text()
     assert run("estimate", *before_decode_path_flags).stdout.strip() == console.strip()
 

@@ -22,6 +22,9 @@ from core.errors import InputError
 from core.perf.engine import PerfEngine
 from core.scenario import Scenario
 from core.traffic import Traffic
+from tests.bot.people import NOW
+
+TODAY = NOW.date()
 
 
 @pytest.fixture(scope="module")
@@ -49,18 +52,18 @@ def answers(engine: PerfEngine) -> Iterator[tuple[str, Reply]]:
                 scenario = Scenario(model=model.id, gpu=gpu.id, concurrency=batch)
                 try:
                     yield f"cost {model.id} on {gpu.id}, batch {batch}", answer_question(
-                        engine, scenario
+                        engine, scenario, today=TODAY
                     )
                 except InputError:
                     continue
             traffic = Traffic(model=model.id, output_tokens_per_day=1e9, gpus=(gpu.id,))
             try:
-                yield f"size {model.id} on {gpu.id}", answer_question(engine, traffic)
+                yield f"size {model.id} on {gpu.id}", answer_question(engine, traffic, today=TODAY)
             except InputError:
                 continue
         scenario = Scenario(model=model.id, gpu="b300", concurrency=16)
         try:
-            yield f"compare {model.id}", compare_reply(engine, scenario, [])
+            yield f"compare {model.id}", compare_reply(engine, scenario, [], today=TODAY)
         except InputError:
             continue
 
@@ -81,7 +84,8 @@ def test_no_rendered_answer_names_a_measurement_by_its_id(
 def test_an_estimate_names_the_publication_and_what_it_measured(engine: PerfEngine) -> None:
     """The leased B300 rests on the GB300 write-up: its basis, its sources and the caveat
     that carries the figure say the publication and the deployment it measured."""
-    reply = answer_question(engine, Scenario(model="kimi-k3", gpu="b300", gpus=16, concurrency=64))
+    scenario = Scenario(model="kimi-k3", gpu="b300", gpus=16, concurrency=64)
+    reply = answer_question(engine, scenario, today=TODAY)
     e = reply.context["estimate"]
     assert e.estimated_from is not None  # the JSON keeps the id for programs
     [source] = [s for s in e.sources if s.measurement == e.estimated_from]
@@ -97,7 +101,8 @@ def test_an_estimate_names_the_publication_and_what_it_measured(engine: PerfEngi
 def test_an_answer_scaled_from_another_batch_names_the_publication_it_was_scaled_from(
     engine: PerfEngine,
 ) -> None:
-    reply = answer_question(engine, Scenario(model="deepseek-r1", gpu="h200", concurrency=1))
+    scenario = Scenario(model="deepseek-r1", gpu="h200", concurrency=1)
+    reply = answer_question(engine, scenario, today=TODAY)
     e = reply.context["estimate"]
     [anchor] = [s for s in e.sources if s.measurement == e.estimated_from]
     scaled = [c for c in e.caveats if c.startswith("scaled by the roofline")]

@@ -50,6 +50,7 @@ PRICE_LINE = PriceLine(
 )
 LONG = ("Acme Hyperscale Holdings & Partners " * 300)[:10_000]
 NOW = dt.datetime(2026, 10, 19, 9, 30, tzinfo=dt.UTC)
+TODAY = NOW.date()
 ACTIONS = {
     "save_quote": json.dumps({"kind": "scenario", "fields": {"model": "kimi-k3"}}),
     "show_chart": "chart-1",
@@ -769,7 +770,7 @@ def test_an_estimate_shows_three_caveats_most_relevant_first_and_the_rest_in_the
     """Llama 70B on H200 rests on a roofline fitted to other models' write-ups: the
     message says that, what the answer leaves out and what was guessed; the eleven
     caveats (two of them one sentence with another number) are all in the thread."""
-    reply = answer_question(engine, Scenario(model="llama-3.1-70b", gpu="h200"))
+    reply = answer_question(engine, Scenario(model="llama-3.1-70b", gpu="h200"), today=TODAY)
     e = reply.context["estimate"]
     ranked = reply.context["caveats"]
     assert len(e.caveats) > len(ranked) > 3
