@@ -3,10 +3,14 @@
 Slack listeners and the local console both come here, so a sales engineer sees
 the same answer in either. A ``Reply`` names a template and its context; the
 caller renders it for its surface. Nothing here knows about Slack.
+
+Every answer is priced on a date (a price book line must be valid on it): the
+question's own ``as_of``, else ``today``, which the edge passes in from its clock.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -24,10 +28,11 @@ from core.estimate import estimate
 from core.parse import Parsed, apply_followup, parse
 from core.parse.followups import FollowUp
 from core.perf.engine import PerfEngine
+from core.pricing import pin_prices
 from core.questions import Question, kind_of
 from core.reprice import reprice
 from core.scenario import Estimate, Scenario
-from core.sizing import Sizing, SizingOption, size
+from core.sizing import SizingOption, size
 from core.traffic import Traffic
 from storage import quotes, threads
 from storage.errors import NotFound, StorageError
@@ -65,6 +70,7 @@ def answer(
     engine: PerfEngine,
     text: str,
     *,
+    today: dt.date,
     want: Literal["scenario", "traffic"] | None = None,
     top: int = DEFAULT_TOP,
 ) -> Reply:
@@ -73,9 +79,11 @@ def answer(
     question = _question(parsed)
     if question is None or (want is not None and parsed.kind != want):
         return needs_more(parsed, want)
+    question = _pinned(question, engine.catalog)
     return answer_question(
         engine,
         question,
+        today=today,
         understood=parsed.understood,
         assumed=parsed.assumed,
         ambiguities=parsed.ambiguities,
@@ -107,6 +115,7 @@ def answer_question(
     engine: PerfEngine,
     question: Question,
     *,
+    today: dt.date,
     understood: Sequence[str] = (),
     assumed: Sequence[str] = (),
     ambiguities: Sequence[str] = (),
@@ -114,8 +123,9 @@ def answer_question(
     shared_by: str | None = None,
     top: int = DEFAULT_TOP,
 ) -> Reply:
-    """The answer to a validated question, with what was read and assumed said back;
-    ``shared_by`` (a Slack user id) is named when someone shares it in a channel.
+    """The answer to a validated question, with what was read and assumed said back,
+    priced on its ``as_of`` or ``today``; ``shared_by`` (a Slack user id) is named when
+    someone shares it in a channel.
 
     Raises:
         InputError: the engine cannot answer it (an unknown GPU, a model that
@@ -132,12 +142,12 @@ def answer_question(
         "actions": actions_for(question),
     }
     if isinstance(question, Traffic):
-        sizing = size(question, engine)
+        sizing = size(question, engine, today=today)
         context = {**common, "sizing": sizing, "top": top}
         if sizing.options:
             context["caveats"] = ranked_caveats(catalog, sizing.options[0], sizing.model)
         return Reply("sizing", context, question=question)
-    result = estimate(question, engine)
+    result = estimate(question, engine, today=today)
     gpu_name = catalog.gpus.get(result.gpu).name
     caveats = ranked_caveats(catalog, result, result.model, [s.measurement for s in result.sources])
     return Reply(
@@ -223,13 +233,17 @@ def follow_up(
     Edits change the thread's question and answer it; a utilization or price alone
     re-prices the same deployment; "compare with X" answers the deployment and X side
     by side and "save this as quote NAME [for CUSTOMER]" saves the question (``user_id``
-    owns the quote), both leaving the question as it is; "start over" forgets the
-    thread, so the next question starts one afresh. Anything else gets a short reply
-    with examples, naming a word it did not know ("did you mean h200?").
+    owns the quote), both leaving the question as it is; "start over" clears the
+    thread, which stays ours: the next message in it is a new question. Anything else
+    gets a short reply with examples, naming a word it did not know ("did you mean
+    h200?"). The answers are priced on ``clock``'s date unless the question has its own.
     """
+    today = clock().date()
     current = threads.current(session, key)
     if current is None:
-        return None
+        if not threads.on_record(session, key):
+            return None
+        return _afresh(engine, session, key, text, clock)
     kind = kind_of(current)
     fields = current.model_dump(exclude_none=True)
     result = apply_followup(fields, kind, text, engine.catalog)
@@ -238,22 +252,25 @@ def follow_up(
             restored = threads.undo(session, key, clock=clock)
         except NotFound as exc:
             return error_reply(exc)
-        return answer_question(engine, restored, changed=["undid the last change"])
+        return answer_question(engine, restored, today=today, changed=["undid the last change"])
     if result.action == "reset":
-        threads.forget(session, key)
+        threads.clear(session, key, clock=clock)
         return Reply("thread_cleared", {"question": current})
     if result.action == "save":
         return _save(engine, session, key, current, result, user_id=user_id, clock=clock)
     if result.action == "compare":
-        return _compare(engine, current, result)
+        return _compare(engine, current, result, today=today)
     if result.action == "none":
         if result.acknowledgement:
             return None
         context = {"understood": result.understood, "unknown": result.unknown, "kind": kind}
         return Reply("followup_none", context, ephemeral=True)
     model = Traffic if kind == "traffic" else Scenario
+    fields = dict(result.fields)
+    if kind == "traffic" and result.utilization is not None:
+        fields["utilization"] = result.utilization  # the thread keeps it for what follows
     try:
-        edited = model.model_validate(result.fields)
+        edited = model.model_validate(fields)
     except ValidationError as exc:
         problem = exc.errors()[0]
         where = ".".join(str(p) for p in problem["loc"])
@@ -266,43 +283,65 @@ def follow_up(
             },
             ephemeral=True,
         )
+    edited = _pinned(edited, engine.catalog)
     changed = list(result.changed)
     if isinstance(edited, Traffic) and isinstance(current, Traffic):
         if result.action == "reprice":
-            reply = _repriced(engine, current, edited, result)
+            reply = _repriced(engine, current, edited, result, today=today)
             threads.apply_edit(session, key, after=edited, text=text, clock=clock)
             return reply
         if result.alongside:
-            edited, changed = _alongside(engine, current, edited, result, changed)
+            edited, changed = _alongside(engine, current, edited, result, changed, today=today)
     if isinstance(edited, Scenario) and isinstance(current, Scenario):
-        edited, changed = _moved(engine, current, edited, result, changed)
+        edited, changed = _moved(engine, current, edited, result, changed, today=today)
     reply = answer_question(
         engine,
         edited,
+        today=today,
         understood=result.understood,
         ambiguities=result.unknown,
         changed=changed,
     )
-    if result.utilization is not None and isinstance(edited, Traffic):
-        reply = _with_sizing(
-            reply, reprice(reply.context["sizing"], edited, engine, utilization=result.utilization)
-        )
     threads.apply_edit(session, key, after=edited, text=text, clock=clock)
     return reply
 
 
-def compare_reply(engine: PerfEngine, question: Question, gpus: list[str]) -> Reply:
+def _afresh(
+    engine: PerfEngine,
+    session: Session,
+    key: threads.ThreadKey,
+    text: str,
+    clock: Callable[[], datetime],
+) -> Reply | None:
+    """A message in a thread that was started over: a new question, asked there; an
+    acknowledgement ("thanks") needs no answer, as in any thread."""
+    if apply_followup({}, "unknown", text, engine.catalog).acknowledgement:
+        return None
+    reply = answer(engine, text, today=clock().date())
+    if reply.question is not None:
+        threads.start(session, key, reply.question, clock=clock)
+    return reply
+
+
+def compare_reply(
+    engine: PerfEngine, question: Question, gpus: list[str], *, today: dt.date
+) -> Reply:
     """GPUs side by side for a deployment; for traffic, a sizing free to use any GPU."""
     if isinstance(question, Traffic):
         if len(gpus) > 1:
-            return answer_question(engine, question, changed=[f"compared {', '.join(gpus)}"])
+            return answer_question(
+                engine, question, today=today, changed=[f"compared {', '.join(gpus)}"]
+            )
         every = tuple(g.id for g in engine.catalog.gpus)  # those not leased say so
         return answer_question(
             engine,
             question.model_copy(update={"gpus": every}),
+            today=today,
             changed=["every GPU in the catalog considered"],
         )
-    estimates, skipped = across_gpus(question, engine, gpus=gpus if len(gpus) > 1 else ())
+    estimates, skipped = across_gpus(
+        question, engine, gpus=gpus if len(gpus) > 1 else (), today=today
+    )
     # One lesson is enough for a channel; the template words it from the table's figures.
     contrasts = price_contrasts(estimates)[:1]
     return Reply(
@@ -312,19 +351,23 @@ def compare_reply(engine: PerfEngine, question: Question, gpus: list[str]) -> Re
     )
 
 
-def _compare(engine: PerfEngine, current: Question, result: FollowUp) -> Reply:
+def _compare(
+    engine: PerfEngine, current: Question, result: FollowUp, *, today: dt.date
+) -> Reply:
     """The thread's deployment beside the GPUs named; the thread's question stays."""
     if isinstance(current, Traffic):
-        mine = list(current.gpus or (_chosen_gpu(engine, current) or ()))
+        mine = list(current.gpus or (_chosen_gpu(engine, current, today) or ()))
         gpus = list(dict.fromkeys([*mine, *result.gpus_named]))
-        return compare_reply(engine, current.model_copy(update={"gpus": tuple(gpus)}), gpus)
+        traffic = current.model_copy(update={"gpus": tuple(gpus)})
+        return compare_reply(engine, traffic, gpus, today=today)
     assert isinstance(current, Scenario)
-    return compare_reply(engine, current, list(dict.fromkeys([current.gpu, *result.gpus_named])))
+    gpus = list(dict.fromkeys([current.gpu, *result.gpus_named]))
+    return compare_reply(engine, current, gpus, today=today)
 
 
-def _chosen_gpu(engine: PerfEngine, traffic: Traffic) -> tuple[str] | None:
+def _chosen_gpu(engine: PerfEngine, traffic: Traffic, today: dt.date) -> tuple[str] | None:
     """The GPU the thread's sizing chose (its cheapest option), if any option meets it."""
-    options = size(traffic, engine).options
+    options = size(traffic, engine, today=today).options
     return (options[0].gpu,) if options else None
 
 
@@ -334,9 +377,11 @@ def _alongside(
     edited: Traffic,
     result: FollowUp,
     changed: list[str],
+    *,
+    today: dt.date,
 ) -> tuple[Traffic, list[str]]:
     """ "what about H200?" on a sizing over every GPU: H200 beside the GPU it chose."""
-    chosen = _chosen_gpu(engine, current)
+    chosen = _chosen_gpu(engine, current, today)
     if chosen is None:
         return edited, changed
     gpus = tuple(dict.fromkeys([*chosen, *result.gpus_named]))
@@ -353,6 +398,8 @@ def _moved(
     edited: Scenario,
     result: FollowUp,
     changed: list[str],
+    *,
+    today: dt.date,
 ) -> tuple[Scenario, list[str]]:
     """A deployment moved to another GPU or model: at the smallest count that holds the
     model when the thread's count does not (unless a count is said); on another GPU,
@@ -373,10 +420,10 @@ def _moved(
         )
     if result.count_said or edited.gpus is None:
         return edited, changed
-    if estimate(edited, engine).fits_memory:
+    if estimate(edited, engine, today=today).fits_memory:
         return edited, changed
     try:
-        holds = estimate(edited.model_copy(update={"gpus": None}), engine).gpus
+        holds = estimate(edited.model_copy(update={"gpus": None}), engine, today=today).gpus
     except InputError:  # no count of this GPU holds the model: the answer says so
         return edited, changed
     if holds == edited.gpus:  # no count holds it: the answer says what it needs
@@ -388,37 +435,24 @@ def _moved(
     return edited.model_copy(update={"gpus": holds}), changed
 
 
-def _repriced(engine: PerfEngine, current: Traffic, edited: Traffic, result: FollowUp) -> Reply:
+def _repriced(
+    engine: PerfEngine, current: Traffic, edited: Traffic, result: FollowUp, *, today: dt.date
+) -> Reply:
     """The thread's fleet as sized, at the new price or utilization: same GPUs, replicas
-    and stack; only $/month, $/M and the API comparison move."""
+    and stack; only the prices, $/month, $/M and the API comparison move."""
     reply = answer_question(
         engine,
         current,
+        today=today,
         understood=result.understood,
         changed=[
             *result.changed,
             "the same fleet, re-priced (say 'plan for 60% utilization' to size for a utilization)",
         ],
     )
-    sizing = reprice(
-        reply.context["sizing"],
-        edited,
-        engine,
-        price_per_gpu_hour=edited.price_per_gpu_hour
-        if edited.price_per_gpu_hour != current.price_per_gpu_hour
-        else None,
-        utilization=result.utilization,
-    )
-    return _with_sizing(replace(reply, question=edited), sizing, actions=actions_for(edited))
-
-
-def _with_sizing(
-    reply: Reply, sizing: Sizing, *, actions: dict[str, str] | None | bool = False
-) -> Reply:
-    context = {**reply.context, "sizing": sizing}
-    if actions is not False:
-        context["actions"] = actions
-    return replace(reply, context=context)
+    sizing = reprice(reply.context["sizing"], edited, engine, today=today)
+    context = {**reply.context, "sizing": sizing, "actions": actions_for(edited)}
+    return replace(reply, context=context, question=edited)
 
 
 def _save(
@@ -431,10 +465,16 @@ def _save(
     user_id: str,
     clock: Callable[[], datetime],
 ) -> Reply:
-    """Save the thread's question as a quote (the customer defaults to its name)."""
+    """Save the thread's question as a quote (the customer defaults to its name), with
+    its economics as of today."""
     name = result.quote_name or ""
     customer = result.quote_customer or name
-    economics = size(current, engine) if isinstance(current, Traffic) else estimate(current, engine)
+    today = clock().date()
+    economics = (
+        size(current, engine, today=today)
+        if isinstance(current, Traffic)
+        else estimate(current, engine, today=today)
+    )
     try:
         quote = quotes.save(
             session,
@@ -455,3 +495,9 @@ def _save(
 
 def _question(parsed: Parsed) -> Question | None:
     return parsed.traffic() or parsed.scenario()
+
+
+def _pinned(question: Question, catalog: Catalog) -> Question:
+    """A traffic question's price said without a GPU, moved to the GPU it belongs to
+    (``core.pricing.pin_prices``), so the thread keeps it there whatever GPUs follow."""
+    return pin_prices(question, catalog) if isinstance(question, Traffic) else question

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Sequence
 from itertools import combinations
@@ -58,14 +59,19 @@ def price_contrasts(estimates: list[Estimate]) -> list[PriceContrast]:
 
 
 def across_gpus(
-    scenario: Scenario, engine: PerfEngine, *, gpus: Sequence[str] = ()
+    scenario: Scenario,
+    engine: PerfEngine,
+    *,
+    gpus: Sequence[str] = (),
+    today: dt.date | None = None,
 ) -> tuple[list[Estimate], list[str]]:
     """The same deployment question on each GPU (default: every GPU in the catalog).
 
     Each GPU runs at the scenario's count when that holds the model, else at the
     smallest count that does, and at its own price: a price the customer gave
-    belongs to the GPU it was given for. Returns the estimates cheapest per token
-    first, and a note for each GPU that cannot serve the model.
+    belongs to the GPU it was given for (``today`` dates the prices, as ``estimate``'s
+    does). Returns the estimates cheapest per token first, and a note for each GPU
+    that cannot serve the model.
     """
     catalog = engine.catalog
     names = list(dict.fromkeys([scenario.gpu, *gpus])) if gpus else [g.id for g in catalog.gpus]
@@ -77,9 +83,11 @@ def across_gpus(
         if not same_gpu:
             update["price_per_gpu_hour"] = None
         try:
-            result = estimate(scenario.model_copy(update=update), engine)
+            result = estimate(scenario.model_copy(update=update), engine, today=today)
             if not result.fits_memory:
-                result = estimate(scenario.model_copy(update={**update, "gpus": None}), engine)
+                result = estimate(
+                    scenario.model_copy(update={**update, "gpus": None}), engine, today=today
+                )
         except InputError as exc:
             skipped.append(f"{name}: {exc.message}")
             continue

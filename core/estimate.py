@@ -6,8 +6,8 @@ assumption; whatever the answer rests on travels with it as sources and caveats.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
-from collections.abc import Mapping
 from dataclasses import replace
 
 from core import cost
@@ -18,7 +18,8 @@ from core.perf.engine import PerfEngine, PerfQuery, Throughput
 from core.perf.layouts import Layout, layout_kinds
 from core.perf.memory import memory_fit, min_gpus
 from core.perf.roofline import max_context_tokens, mean_context_tokens
-from core.pricing import Price, price_for
+from core.pricing import Price, price_for, question_date
+from core.provenance import batches, find, measurement_said, publications, what_was_measured
 from core.scenario import Estimate, MemoryFit, Scenario, SourceRef
 from core.stack_choice import candidate_stacks
 from core.units import TOKENS_PER_MILLION
@@ -30,7 +31,9 @@ SPEC_DECODE_CAVEAT = (
 )
 
 
-def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
+def estimate(scenario: Scenario, engine: PerfEngine, *, today: dt.date | None = None) -> Estimate:
+    """The answer to ``scenario``; ``today`` is the edge's date, which prices it when the
+    scenario has no ``as_of`` (a book line must be valid on the question's date)."""
     catalog = engine.catalog
     assumptions: list[str] = []
     model = catalog.models.get(scenario.model, field_name="model")
@@ -83,7 +86,11 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         )
 
     priced = price_for(
-        gpu, catalog, stated=scenario.price_per_gpu_hour, term_months=scenario.term_months
+        gpu,
+        catalog,
+        stated=scenario.price_per_gpu_hour,
+        term_months=scenario.term_months,
+        on=question_date(scenario.as_of, today),
     )
     price = priced.usd_per_gpu_hour
     assumptions.append(f"priced {gpu.name} at {priced.said}")
@@ -165,8 +172,9 @@ def estimate(scenario: Scenario, engine: PerfEngine) -> Estimate:
         basis=perf.basis,
         error_band=perf.error_band if tps is not None else None,
         estimated_from=perf.estimated_from,
+        estimated_from_said=_estimated_from_said(perf, catalog),
         sources=_sources(perf, gpu, priced, catalog),
-        caveats=_caveats(perf, stack, q, model, catalog.gpus.entries, fit, gpus),
+        caveats=_caveats(perf, stack, q, model, catalog, fit, gpus),
         assumptions=assumptions,
     )
 
@@ -270,7 +278,13 @@ def _sources(perf: Throughput, gpu: Gpu, priced: Price, catalog: Catalog) -> lis
         refs = [SourceRef(title=s.title, url=s.url, date=s.date) for s in titles.values()]
     else:
         refs = [
-            SourceRef(title=m.source.title, url=m.source.url, date=m.source.date, measurement=m.id)
+            SourceRef(
+                title=m.source.title,
+                url=m.source.url,
+                date=m.source.date,
+                measurement=m.id,
+                measured=what_was_measured(m, catalog),
+            )
             for m in perf.measurements
         ]
     if priced.basis == "list":
@@ -283,15 +297,21 @@ def _sources(perf: Throughput, gpu: Gpu, priced: Price, catalog: Catalog) -> lis
     return refs
 
 
+def _estimated_from_said(perf: Throughput, catalog: Catalog) -> str | None:
+    found = find(perf.estimated_from, catalog, *perf.measurements)
+    return None if found is None else measurement_said(found, catalog)
+
+
 def _caveats(
     perf: Throughput,
     stack: Stack,
     q: PerfQuery,
     model: Model,
-    gpus_known: Mapping[str, Gpu],
+    catalog: Catalog,
     fit: MemoryFit,
     gpus: int,
 ) -> list[str]:
+    gpus_known = catalog.gpus.entries
     gpu = gpus_known[q.gpu]
     if not perf.holds_model:
         need = (
@@ -337,17 +357,16 @@ no throughput figure, and the traffic says its own assumption."""
 def _anchor_caveat(anchor: Measurement, q: PerfQuery) -> str:
     return (
         f"scaled by the roofline from the measurement at concurrency {anchor.concurrency} "
-        f"({anchor.id}); concurrency {q.concurrency} was not measured"
+        f"in {publications([anchor])}; concurrency {q.concurrency} was not measured"
     )
 
 
 def _carried_caveat(perf: Throughput, measured: Gpu, asked: Gpu, gpus: int) -> str:
     """Where a stand-in's figure came from and what differs: the fabric the GPUs span."""
-    ids = " and ".join(m.id for m in perf.measurements)
     return (
-        f"estimated from {ids}, measured on {gpus}x {measured.id.upper()} "
-        f"({_fabric(measured, gpus)}); {gpus} {asked.id.upper()}s span {_fabric(asked, gpus)}, "
-        "which the roofline puts at "
+        f"estimated from {publications(perf.measurements)}, measured on {gpus}x "
+        f"{measured.id.upper()} ({_fabric(measured, gpus)}) at {batches(perf.measurements)}; "
+        f"{gpus} {asked.id.upper()}s span {_fabric(asked, gpus)}, which the roofline puts at "
         f"{perf.closeness.carried_ratio:.2f}x the measured throughput"
     )
 

@@ -64,6 +64,9 @@ class SourceRef(BaseModel):
     url: str | None = None
     date: dt.date
     measurement: str | None = None
+    """The measurement's id in the catalog, for programs; answers say ``measured``."""
+    measured: str | None = None
+    """What the measurement measured, in words: "Kimi K3 on 16x GB300 at batch 64"."""
 
 
 class MemoryFit(BaseModel):
@@ -139,6 +142,9 @@ class Estimate(BaseModel):
     basis: Basis
     error_band: float | None
     estimated_from: str | None = None
+    estimated_from_said: str | None = None
+    """That measurement as an answer names it: its publication and what it measured
+    (``core.provenance``), never its id."""
     sources: list[SourceRef]
     caveats: list[str]
     assumptions: list[str]

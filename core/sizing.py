@@ -6,10 +6,15 @@ search finds the largest batch that still meets the per-user speed and TTFT
 throughput), then the whole replicas that carry the peak below the planned
 utilization. Options are ranked by $/month, then $/M tokens; a question no
 option answers gets the binding constraint and the nearest ask that works.
+
+Each GPU is priced by the one price rule (``core.pricing``): a price the question
+stated is its GPU's only. A utilization the question quotes (``Traffic.utilization``)
+moves only the $/M and the API comparison: the fleet is sized on the peak.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,7 +29,15 @@ from core.perf.engine import PerfEngine, PerfQuery, Throughput
 from core.perf.layouts import Layout, layout_kinds, replica_layouts
 from core.perf.memory import deployable_counts, largest_batch, room
 from core.perf.roofline import max_context_tokens, mean_context_tokens
-from core.pricing import Price, PriceBasis, offered_gpus, price_for
+from core.pricing import (
+    Price,
+    PriceBasis,
+    offered_gpus,
+    price_for,
+    question_date,
+    stated_prices,
+)
+from core.provenance import find, measurement_said, publications
 from core.scenario import Basis
 from core.stack_choice import candidate_stacks
 from core.traffic import Demand, Traffic, resolve
@@ -68,6 +81,8 @@ class SizingOption(BaseModel):
     error_band: float
     estimated_from: str | None = None
     """The measurement the option's throughput scales, when it is an estimate from one."""
+    estimated_from_said: str | None = None
+    """That measurement as an answer names it: publication and what it measured."""
     months_of_headroom: float | None
     next_step_usd_per_month: float
     cheapest: bool = False
@@ -132,6 +147,9 @@ class Sizing(BaseModel):
     max_ttft_s: float | None
     planned_utilization: float
     monthly_growth: float
+    utilization: float | None = None
+    """The average utilization the $/M is quoted at, when the question gave one (each
+    option's ``average_utilization`` is then it); None: each option's own load."""
     options: list[SizingOption]
     rejected: list[Rejection]
     api: ApiComparison | None
@@ -167,7 +185,9 @@ class _Candidate:
     layout: Layout
 
 
-def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
+def size(traffic: Traffic, engine: PerfEngine, *, today: dt.date | None = None) -> Sizing:
+    """The ranked options for ``traffic``; ``today`` is the edge's date, which prices
+    them when the traffic has no ``as_of``."""
     catalog = engine.catalog
     demand = resolve(traffic, catalog)
     if traffic.max_ttft_s is not None and traffic.input_tokens is None:
@@ -187,8 +207,9 @@ def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
     )
     demand.model.require_context(max_ctx)
     gpus = _allowed_gpus(traffic, engine)
-    for name in traffic.prices:
-        catalog.gpus.get(name, field_name="prices")
+    stated = stated_prices(
+        catalog, price=traffic.price_per_gpu_hour, gpus=traffic.gpus, prices=traffic.prices
+    )
     options: list[SizingOption] = []
     rejected: list[Rejection] = []
     precision = _precision(traffic, engine, demand)
@@ -207,9 +228,9 @@ def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
         price = price_for(
             gpu,
             catalog,
-            stated=traffic.price_per_gpu_hour,
-            stated_for=traffic.prices,
+            stated_for=stated,
             term_months=traffic.term_months,
+            on=question_date(traffic.as_of, today),
         )
         for n in _replica_sizes(gpu, catalog.engine.max_replica_nodes):
             found = _best_candidate(engine, demand, traffic, gpu, precision, stacks, n, max_ctx)
@@ -232,7 +253,9 @@ def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
                 )
                 continue
             options.append(option)
-    ranked = _rank(options)
+    ranked = _rank(options)  # on the traffic's own load: a quoted utilization moves no fleet
+    if traffic.utilization is not None:
+        ranked = [quoted_at(o, traffic.utilization) for o in ranked]
     return Sizing(
         model=demand.model.id,
         requests_per_day=demand.requests_per_s * SECONDS_PER_DAY,
@@ -245,12 +268,26 @@ def size(traffic: Traffic, engine: PerfEngine) -> Sizing:
         max_ttft_s=demand.max_ttft_s,
         planned_utilization=demand.planned_utilization,
         monthly_growth=traffic.monthly_growth,
+        utilization=traffic.utilization,
         options=ranked,
         rejected=rejected,
         api=_api(ranked[0], demand, traffic) if ranked else None,
         infeasible=None if ranked else _infeasible(rejected, demand),
-        assumptions=demand.assumptions,
+        assumptions=[*demand.assumptions, *_whose_prices(stated, gpus)],
     )
+
+
+def _whose_prices(stated: dict[str, float], gpus: list[Gpu]) -> list[str]:
+    """A stated price is its GPU's only: said when the sizing considers others too."""
+    others = [g.id.upper() for g in gpus if g.id not in stated]
+    if not stated or not others:
+        return []
+    said = ", ".join(f"${p:.2f}/GPU-hour for {g.upper()}" for g, p in stated.items())
+    own = "its own price" if len(others) == 1 else "their own prices"
+    return [
+        f"the price stated is {said} only; {', '.join(others)} at {own} "
+        "(each option says where it came from)"
+    ]
 
 
 def _replica_sizes(gpu: Gpu, max_nodes: int) -> Iterator[int]:
@@ -425,6 +462,7 @@ def _price_option(
         basis=c.perf.basis,
         error_band=c.perf.error_band,
         estimated_from=c.perf.estimated_from,
+        estimated_from_said=_estimated_from_said(c, engine),
         months_of_headroom=months_of_headroom(
             capacity=replicas * capacity,
             peak=demand.peak_decoded_tokens_per_s,
@@ -435,6 +473,26 @@ def _price_option(
         ),
         caveats=_caveats(c, demand, gpus),
     )
+
+
+def quoted_at(o: SizingOption, utilization: float) -> SizingOption:
+    """``o``'s $/M as quoted at an average ``utilization`` of its capacity (the tokens a
+    month are that share of what its replicas decode): the fleet and its bill stay."""
+    capacity = o.replicas * o.replica_output_tokens_per_s
+    tokens_per_month = utilization * capacity * SECONDS_PER_HOUR * HOURS_PER_MONTH
+    return o.model_copy(
+        update={
+            "average_utilization": utilization,
+            "usd_per_million_output_tokens": o.usd_per_month
+            / tokens_per_month
+            * TOKENS_PER_MILLION,
+        }
+    )
+
+
+def _estimated_from_said(c: _Candidate, engine: PerfEngine) -> str | None:
+    found = find(c.perf.estimated_from, engine.catalog, *c.perf.measurements)
+    return None if found is None else measurement_said(found, engine.catalog)
 
 
 def months_of_headroom(*, capacity: float, peak: float, monthly_growth: float) -> float | None:
@@ -505,18 +563,23 @@ def _api(best: SizingOption, demand: Demand, traffic: Traffic) -> ApiComparison 
         input_tokens=demand.input_tokens,
         output_tokens=demand.decoded_tokens,
     )
-    per_month_tokens = demand.mean_decoded_tokens_per_s * SECONDS_PER_HOUR * HOURS_PER_MONTH
+    capacity = best.replicas * best.replica_output_tokens_per_s
+    served = demand.mean_decoded_tokens_per_s
+    volume = "for this traffic"
+    if traffic.utilization is not None:  # the tokens the fleet serves at the quoted share
+        served = traffic.utilization * capacity
+        volume = f"at {traffic.utilization:.0%} average utilization"
+    per_month_tokens = served * SECONDS_PER_HOUR * HOURS_PER_MONTH
     api_monthly = per_month_tokens * blended / TOKENS_PER_MILLION
     breakeven_tokens_per_s = (
         best.usd_per_month / (SECONDS_PER_HOUR * HOURS_PER_MONTH) / (blended / TOKENS_PER_MILLION)
     )
-    capacity = best.replicas * best.replica_output_tokens_per_s
     breakeven_u = breakeven_tokens_per_s / capacity
     lease = f"{best.replicas}x{best.gpus_per_replica} {best.gpu} (${best.usd_per_month:,.0f}/month)"
     if best.usd_per_month <= api_monthly:
         verdict = (
-            f"Leasing {lease} costs less than the API (${api_monthly:,.0f}/month) for this "
-            f"traffic; it breaks even at {breakeven_tokens_per_s * SECONDS_PER_DAY:,.0f} "
+            f"Leasing {lease} costs less than the API (${api_monthly:,.0f}/month) {volume}"
+            f"; it breaks even at {breakeven_tokens_per_s * SECONDS_PER_DAY:,.0f} "
             f"output tokens a day ({breakeven_u:.0%} average utilization)."
         )
     elif breakeven_u <= 1:
@@ -651,9 +714,10 @@ def _caveats(c: _Candidate, demand: Demand, gpus: int) -> list[str]:
         )
     if c.perf.method == "carried" and c.perf.closeness.measured_on is not None:
         caveats.append(
-            f"throughput estimated (±{c.perf.error_band:.0%}) from {c.perf.estimated_from}, "
-            f"measured on {c.gpus}x {c.perf.closeness.measured_on.upper()} and scaled by the "
-            f"roofline to {c.gpu.id.upper()} ({c.perf.closeness.carried_ratio:.2f}x)"
+            f"throughput estimated (±{c.perf.error_band:.0%}) from "
+            f"{publications(c.perf.measurements)}, measured on {c.gpus}x "
+            f"{c.perf.closeness.measured_on.upper()} and scaled by the roofline to "
+            f"{c.gpu.id.upper()} ({c.perf.closeness.carried_ratio:.2f}x)"
         )
     elif c.perf.method in ("anchored", "model"):
         caveats.append(

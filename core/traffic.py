@@ -49,10 +49,18 @@ class Traffic(BaseModel):
     term_months: Literal[0, 12, 24, 36] | None = None
     """The lease term priced; None: the price book's default term (36 months today)."""
     price_per_gpu_hour: float | None = Field(default=None, gt=0, le=1000)
+    """A price said without naming its GPU: the question's GPU's, the first of ``gpus``,
+    else the offer's (``core.pricing.stated_prices``); no other GPU takes it."""
     prices: dict[str, Annotated[float, Field(gt=0, le=1000)]] = {}
+    """Prices stated for named GPUs (GPU -> $/GPU-hour)."""
     api_price_per_million_output: float | None = Field(default=None, gt=0)
     api_price_per_million_input: float | None = Field(default=None, ge=0)
     planned_utilization: float | None = Field(default=None, gt=0, le=1)
+    """The share of capacity the peak is planned at: what the fleet is *sized* for."""
+    utilization: float | None = Field(default=None, gt=0, le=1)
+    """The average share of the fleet's capacity its $/M is *quoted* at ("price per
+    million at 40% utilization"): the fleet stays as sized, its tokens a month are
+    that share of its capacity. None: the load the traffic itself puts on it."""
     spec_decode_acceptance: float = Field(default=1.0, ge=1.0, le=16.0)
 
 

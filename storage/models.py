@@ -78,6 +78,8 @@ class ThreadConversation(Base):
     question: Mapped[dict[str, Any]]
     created_at: Mapped[dt.datetime]
     last_activity_at: Mapped[dt.datetime] = mapped_column(index=True)
+    cleared_at: Mapped[dt.datetime | None]
+    """When "start over" cleared the thread: it has no question until the next one."""
     edits: Mapped[list[ThreadEdit]] = relationship(
         back_populates="thread", cascade="all, delete-orphan", order_by="ThreadEdit.seq"
     )

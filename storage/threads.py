@@ -3,7 +3,9 @@
 An @mention starts a thread on a question; each follow-up ("what about H200?")
 is an edit that stores the question before and after, so "undo" can step back
 one edit at a time and the thread can show its history. Undos are recorded as
-edits too (text ``UNDO``), so the history tells the whole story.
+edits too (text ``UNDO``), so the history tells the whole story. "start over"
+clears a thread: it keeps no question and no history but stays on record, so the
+next message in it (mention or not) starts a new question there.
 """
 
 from __future__ import annotations
@@ -51,9 +53,18 @@ class Edit:
 
 
 def current(session: Session, key: ThreadKey) -> Question | None:
-    """The question the thread is discussing, or None if no thread is on record."""
+    """The question the thread is discussing; None if no thread is on record, or it was
+    cleared (``on_record`` tells the two apart)."""
     row = _find(session, key)
-    return None if row is None else decode_question(row.kind, row.question, where=_where(key))
+    if row is None or row.cleared_at is not None:
+        return None
+    return decode_question(row.kind, row.question, where=_where(key))
+
+
+def on_record(session: Session, key: ThreadKey) -> bool:
+    """Whether the thread is one leasewise answers in: it has a question, or it was
+    cleared and waits for the next one."""
+    return _find(session, key) is not None
 
 
 def start(session: Session, key: ThreadKey, question: Question, *, clock: Clock = utc_now) -> None:
@@ -82,6 +93,7 @@ def start(session: Session, key: ThreadKey, question: Question, *, clock: Clock 
         row.kind = kind
         row.question = data
         row.last_activity_at = now
+        row.cleared_at = None
         row.edits.clear()
         session.add(row)
 
@@ -129,23 +141,28 @@ def undo(session: Session, key: ThreadKey, *, clock: Clock = utc_now) -> Questio
     return restored
 
 
-def forget(session: Session, key: ThreadKey) -> bool:
-    """Forget the thread's question and history ("start over"); whether there was one.
+def clear(session: Session, key: ThreadKey, *, clock: Clock = utc_now) -> bool:
+    """Clear the thread ("start over"): its question and history go, the thread stays.
 
-    The next question asked in the thread starts it afresh (``start``).
+    The thread is still leasewise's, so the next message in it starts a new question
+    there (``start``); until then ``current`` is None. Whether it had a question. (The
+    row keeps its last question, as the column is not null; nothing reads it.)
     """
     row = _find(session, key, for_update=True)
-    if row is None:
+    if row is None or row.cleared_at is not None:
         return False
-    session.delete(row)
-    session.flush()
+    now = to_utc(clock())
+    with atomic(session, conflict=_busy(key)):
+        row.cleared_at = now
+        row.last_activity_at = now
+        row.edits.clear()
     return True
 
 
 def history(session: Session, key: ThreadKey) -> list[Edit]:
-    """The thread's edits, oldest first (empty if there is no thread)."""
+    """The thread's edits, oldest first (empty if there is no thread, or it was cleared)."""
     row = _find(session, key)
-    if row is None:
+    if row is None or row.cleared_at is not None:
         return []
     where = _where(key)
     return [
@@ -243,6 +260,11 @@ def _require(session: Session, key: ThreadKey) -> ThreadConversation:
         raise NotFound(
             "this thread has no question on record (it may have expired)",
             hint="@mention leasewise with the question to start again",
+        )
+    if row.cleared_at is not None:
+        raise NotFound(
+            "this thread was started over and has no question yet",
+            hint="ask the new question in the thread",
         )
     return row
 

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from storage.clock import utc_now
+
 if TYPE_CHECKING:
     from core.perf.engine import PerfEngine
 
@@ -55,12 +57,13 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
             if as_json:
                 from core.estimate import estimate
 
-                typer.echo(estimate(scenario, load_engine()).model_dump_json(indent=2))
+                answered = estimate(scenario, load_engine(), today=utc_now().date())
+                typer.echo(answered.model_dump_json(indent=2))
                 return
             from bot.cli.printing import say
             from bot.conversation import answer_question
 
-            reply = answer_question(load_engine(), scenario)
+            reply = answer_question(load_engine(), scenario, today=utc_now().date())
             say(reply.template, **reply.context)
 
     @cli.command("compare")
@@ -76,7 +79,8 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         with friendly_errors(lambda: as_json):
             scenarios = scenarios_from(file)
             engine = load_engine()
-            results = [estimate(s, engine) for s in scenarios]
+            today = utc_now().date()
+            results = [estimate(s, engine, today=today) for s in scenarios]
             if as_json:
                 typer.echo(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
                 return

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from bot.cli.sizing_commands import DEFAULT_TOP
+from storage.clock import utc_now
 
 if TYPE_CHECKING:
     from core.parse import Parsed
@@ -57,15 +58,16 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
             engine = load_engine()
             parsed = parse(" ".join(text), engine.catalog)
             question = _question(parsed)
+            today = utc_now().date()
             if as_json:
                 from core.estimate import estimate
                 from core.sizing import size
                 from core.traffic import Traffic
 
                 answer = (
-                    size(question, engine)
+                    size(question, engine, today=today)
                     if isinstance(question, Traffic)
-                    else estimate(question, engine)
+                    else estimate(question, engine, today=today)
                 )
                 typer.echo(answer.model_dump_json(indent=2))
                 return
@@ -75,6 +77,7 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
             reply = answer_question(
                 engine,
                 question,
+                today=today,
                 understood=parsed.understood,
                 assumed=parsed.assumed,
                 ambiguities=parsed.ambiguities,

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from storage.clock import utc_now
+
 if TYPE_CHECKING:
     from core.perf.engine import PerfEngine, PerfQuery
     from core.scenario import Scenario
@@ -99,11 +101,16 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
         stack: str | None = typer.Option(None, help="Serving stack id (default: best as of)."),
         as_of: str | None = typer.Option(None, help="ISO date: use what was known that day."),
         term_months: int | None = typer.Option(None, help="Lease term: 0, 12, 24 or 36."),
-        price_per_gpu_hour: float | None = typer.Option(None, help="Price for every GPU."),
+        price_per_gpu_hour: float | None = typer.Option(
+            None, help="Price for the first --gpu (none named: the offer's GPUs)."
+        ),
         price: list[str] | None = typer.Option(None, help="GPU=USD per GPU-hour (repeat)."),
         api_price_per_million_output: float | None = typer.Option(None, help="API $/M output."),
         api_price_per_million_input: float | None = typer.Option(None, help="API $/M input."),
         planned_utilization: float | None = typer.Option(None, help="Peak's share of capacity."),
+        utilization: float | None = typer.Option(
+            None, help="Average share of capacity the $/M is quoted at (the fleet stays)."
+        ),
         spec_decode_acceptance: float | None = typer.Option(None, help="Tokens accepted/step."),
     ) -> None:
         """How many GPUs of which kind a traffic needs, ranked by $/month, against the API."""
@@ -121,7 +128,7 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
             if as_json:
                 from core.sizing import size
 
-                sizing = size(traffic, load_engine())
+                sizing = size(traffic, load_engine(), today=utc_now().date())
                 if top is not None:
                     sizing = sizing.model_copy(update={"options": sizing.options[:top]})
                 typer.echo(sizing.model_dump_json(indent=2))
@@ -129,7 +136,8 @@ def register(cli: typer.Typer, load_engine: Callable[[], PerfEngine]) -> None:
             from bot.cli.printing import say
             from bot.conversation import answer_question
 
-            reply = answer_question(load_engine(), traffic, top=top or DEFAULT_TOP)
+            today = utc_now().date()
+            reply = answer_question(load_engine(), traffic, today=today, top=top or DEFAULT_TOP)
             say(reply.template, **reply.context)
 
     @cli.command("frontier")

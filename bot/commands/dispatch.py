@@ -54,7 +54,7 @@ def _free_text(services: Services, caller: Caller, text: str, word: str) -> Repl
     parsed = parse(text, engine.catalog)
     if not parsed.fields and not parsed.understood:
         return unknown_command(word, close)
-    reply = answer(engine, text)
+    reply = answer(engine, text, today=services.clock().date())
     if reply.template == "needs_more" and close:
         return unknown_command(word, close)
     return reply

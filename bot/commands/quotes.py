@@ -8,6 +8,7 @@ command line's ``leasewise quote export`` writes the same document to a file.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import shlex
 
@@ -60,10 +61,11 @@ def run(services: Services, caller: Caller, text: str) -> Reply:
     )
 
 
-def economics_of(engine: PerfEngine, question: Question) -> Economics:
+def economics_of(engine: PerfEngine, question: Question, *, today: dt.date) -> Economics:
+    """The question's economics, priced on its ``as_of`` or ``today``."""
     if isinstance(question, Traffic):
-        return size(question, engine)
-    return estimate(question, engine)
+        return size(question, engine, today=today)
+    return estimate(question, engine, today=today)
 
 
 def save(
@@ -76,7 +78,7 @@ def save(
     question: Question,
 ) -> Reply:
     """Save ``question`` with today's economics; a taken name is an error, nothing written."""
-    economics = economics_of(engine, question)
+    economics = economics_of(engine, question, today=services.clock().date())
     with services.sessions.begin() as session:
         quote = quotes.save(
             session,

@@ -2,7 +2,8 @@
 
 Type ``/lease ...`` for a command, ``@leasewise ...`` to start a thread, and
 anything else as a follow-up in the current thread ("what about H200?",
-"undo"; after "start over" the next line starts a new thread). The replies are
+"undo"; after "start over" the next line is a new question in the same thread,
+as in Slack). The replies are
 the same templates Slack gets, as their plain-text fallback; quotes, threads and
 subscriptions land in the same database. A reply that Slack would upload a file
 with (``/lease quote pdf``) writes the file into the console's folder (the current
@@ -84,7 +85,9 @@ class Console:
 
     def _new_thread(self, text: str) -> Reply:
         key = ThreadKey(WORKSPACE, CHANNEL, next(self._ts))
-        reply = answer(self._services.engines.current(), text)
+        reply = answer(
+            self._services.engines.current(), text, today=self._services.clock().date()
+        )
         if reply.question is not None:
             with self._services.sessions.begin() as session:
                 start_thread(session, key, reply.question, self._services.clock)
@@ -106,8 +109,6 @@ class Console:
                 )
         except (InputError, StorageError) as exc:
             return error_reply(exc)
-        if reply is not None and reply.template == "thread_cleared":
-            self._thread = None  # the next line starts a new thread
         return reply
 
 

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.render import formats
-from core import cost
+from core import cost, provenance
 from core.scenario import Estimate, SourceRef
 from core.sizing import Infeasible, Sizing
 
@@ -125,6 +125,8 @@ class Figures:
     basis: str
     error_band: float | None
     estimated_from: str | None
+    estimated_from_said: str | None
+    """That measurement in words (publication and what it measured), never its id."""
     caveats: tuple[str, ...]
 
 
@@ -289,6 +291,7 @@ def _estimate_figures(quote: StoredQuote, x: Estimate, catalog: Catalog) -> Figu
         basis=x.basis,
         error_band=x.error_band,
         estimated_from=x.estimated_from,
+        estimated_from_said=_measurement_said(x.estimated_from_said, x.estimated_from, catalog),
         caveats=tuple(dict.fromkeys(x.caveats)),
     )
 
@@ -340,8 +343,18 @@ def _sizing_figures(quote: StoredQuote, s: Sizing, catalog: Catalog) -> Figures 
         basis=o.basis,
         error_band=o.error_band,
         estimated_from=o.estimated_from,
+        estimated_from_said=_measurement_said(o.estimated_from_said, o.estimated_from, catalog),
         caveats=tuple(dict.fromkeys(o.caveats)),
     )
+
+
+def _measurement_said(said: str | None, measurement: str | None, catalog: Catalog) -> str | None:
+    """The measurement in words as the answer said it; for a quote saved before answers
+    said it, read off today's catalog (None if the catalog no longer has it)."""
+    if said is not None:
+        return said
+    found = provenance.find(measurement, catalog)
+    return None if found is None else provenance.measurement_said(found, catalog)
 
 
 def _model_name(catalog: Catalog, model: str) -> str:
@@ -442,7 +455,7 @@ def _rows(d: QuoteDocument) -> Iterator[Row]:
     yield "basis", f.basis, f.basis
     yield from _optional("error_band", f.error_band, formats.band)
     if f.estimated_from is not None:
-        yield "estimated_from", f.estimated_from, f.estimated_from
+        yield "estimated_from", f.estimated_from, f.estimated_from_said or f.estimated_from
     for caveat in f.caveats:
         yield "caveat", caveat, caveat
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, TemplateNotFound
 
-from bot.render import blockkit
-from bot.render.formats import FILTERS, unesc
+from bot.render import blockkit, mrkdwn
+from bot.render.formats import FILTERS
 from core.caveats import rank_caveats
 from core.scenario import Estimate
 from core.sizing import Sizing
@@ -46,8 +46,9 @@ class Message:
     """PNG charts to upload into the message's thread once it is posted."""
 
     def console_text(self) -> str:
-        """What the local console prints: this message and its thread, entities decoded."""
-        return "\n\n".join(unesc(m.text) for m in (self, *self.overflow))
+        """What the local console prints: this message and its thread, as terminal text
+        (Slack's marks, links and emoji codes read by ``mrkdwn``, entities decoded)."""
+        return "\n\n".join(mrkdwn.plain(m.text) for m in (self, *self.overflow))
 
 
 class Renderer:
@@ -96,7 +97,7 @@ class Renderer:
         return Message(text=blockkit.clip_text(text), blocks=first, overflow=overflow)
 
     def text(self, name: str, **context: Any) -> str:
-        """What a terminal prints for template ``name``: its plain text, entities decoded.
+        """What a terminal prints for template ``name``: its plain text, as terminal text.
 
         The CLI's human output, so the command line says what Slack and the console
         say. Nothing is clipped (a terminal has no 3,000-character notification), and
@@ -112,7 +113,7 @@ class Renderer:
         if isinstance(blocks, list):
             _, rest = blockkit.fit(blocks)
             parts += [blockkit.plain_text(chunk) for chunk in rest]
-        return "\n\n".join(unesc(part) for part in parts if part)
+        return "\n\n".join(mrkdwn.plain(part) for part in parts if part)
 
     def markup(self, name: str, **context: Any) -> str:
         """Template ``name``'s HTML (``X.html.j2``): a quote's PDF is laid out from it.

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.console.chat import Console, run
 from bot.services import Services
+
+SLACK_MARKUP = re.compile(
+    r"(?<![\w*_~])([*_~])[^\s*_~](?:[^\n]*?[^\s])?\1(?!\w)"  # *bold*, _italic_, ~strike~
+    r"|`|<https?:|<mailto:|&(?:amp|lt|gt);"  # code, links, entities
+    r"|(?<![\w:]):[a-z][a-z0-9_+-]*:(?![\w:])"  # :emoji: codes
+)
 
 
 def test_a_question_then_follow_ups_edit_the_thread(desk: Services) -> None:
@@ -72,7 +80,7 @@ def test_an_answer_in_the_console_leads_with_its_bill_and_three_caveats(desk: Se
     assert said is not None
     lines = said.splitlines()
     assert lines[1].startswith("2x H200") and "/month" in lines[1] and "utilization" in lines[1]
-    main, thread = said.split("*More caveats*", 1)
+    main, thread = said.split("\nMore caveats\n", 1)
     top = main.split("Caveats:", 1)[1]
     assert top.count("\n- ") == 3 and "more in the thread" in top
     assert "estimated by the roofline" in top and "NVIDIA GPUs only" not in top
@@ -86,3 +94,38 @@ def test_mentions_the_console_cannot_resolve_are_said_by_their_label_or_id() -> 
     assert said == "this console and #deals, you and @U0BOB"
     assert workspace_name("T0LOCAL") == "this console's workspace"
     assert workspace_name("T0001") == "workspace T0001"
+
+
+CONVERSATION = [
+    "@leasewise Kimi K3, 2B output tokens a day, peaks 3x, 30 tok/s per user",
+    "price per million at 40% utilization",
+    "what about H200?",
+    "save this as quote acme for Acme & Sons",
+    "what about h2000?",
+    "start over",
+    "Kimi K3 on 16x B300, batch 64",
+    "compare with H200",
+    "/lease quote list",
+    "/lease quote show acme",
+    "/lease help",
+    "/lease help size",
+    "/lease stacks",
+    "/lease gpus",
+    "/lease models",
+    "/lease prices",
+    "/lease digest subscribe monday 9am",
+    "/lease digest preview",
+    "/lease foo",
+]
+
+
+def test_the_console_prints_terminal_text_not_slack_markup(desk: Services) -> None:
+    """Slack draws *bold*, <url|links> and :emoji:; a terminal would print the marks.
+    Every reply of a conversation that reaches most templates reads as plain text."""
+    console = Console(desk)
+    for line in CONVERSATION:
+        said = console.say(line)
+        assert said, line
+        assert not SLACK_MARKUP.search(said), (line, SLACK_MARKUP.search(said))
+    shown = console.say("/lease quote show acme")
+    assert shown is not None and "Acme & Sons" in shown  # entities decoded, once

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from bot.console.chat import Console
 from bot.services import Services
 
@@ -78,6 +80,52 @@ def test_a_price_reprices_a_sizing_and_stays_for_later_follow_ups(desk: Services
     assert monthly and gpus
     assert int(monthly.group(1).replace(",", "")) == round(int(gpus.group(1)) * 4.5 * 730)
     assert "undid" in say(console, "undo")
+
+
+def money(text: str) -> float:
+    return float(text.replace("$", "").replace(",", ""))
+
+
+def test_a_utilization_stated_on_a_sizing_is_kept_by_the_threads_later_follow_ups(
+    desk: Services,
+) -> None:
+    """"price per million at 40% utilization" re-prices the fleet at 40% and the thread
+    keeps it: "what about H200?" and "make it 24 months" answer at 40% too, the saved
+    quote is at 40%, and only the price moves the $/M (a 24-month term has no book line,
+    so the same fleet costs $7.87 instead of $5.00 a GPU-hour)."""
+    console = Console(desk)
+    first = say(console, TRAFFIC)
+    at_40 = say(console, "price per million at 40% utilization")
+    beside = say(console, "what about H200?")
+    longer = say(console, "make it 24 months")
+    for said in (at_40, beside, longer):
+        assert "output tokens at 40% average utilization" in line_of(said, "Cheapest:")
+        assert "at 40% average utilization;" in line_of(said, "Against the API:")
+        assert fleet(said) == fleet(first)
+        rows = [line for line in said.splitlines() if re.match(r"\d\. .* peak / ", line)]
+        assert rows and all("peak / 40% avg" in row for row in rows)  # each option's full row
+    assert "at 40% average utilization" not in line_of(first, "Cheapest:")
+    m40, m24 = (money(per_million(s).split("/")[0]) for s in (at_40, longer))
+    assert m24 / m40 == pytest.approx(7.87 / 5.00, rel=0.01)
+    saved = say(console, "save this as quote acme-40 for Acme")
+    assert f"{per_million(longer)} at 40% average utilization" in saved
+    shown = say(console, "/lease quote show acme-40")
+    assert per_million(longer) in shown
+
+
+def test_planning_for_a_utilization_still_resizes_and_keeps_the_quoted_one_apart(
+    desk: Services,
+) -> None:
+    """The quoted utilization prices the fleet; "plan for 60% utilization" sizes it
+    (the peak at 60% of capacity): a new fleet, still quoted at 40%."""
+    console = Console(desk)
+    first = say(console, TRAFFIC)
+    say(console, "price per million at 40% utilization")
+    planned = say(console, "plan for 60% utilization")
+    assert "planned utilization: unset -> 60%" in planned
+    assert "peak planned at 60% of capacity" in planned
+    assert fleet(planned) != fleet(first)
+    assert "output tokens at 40% average utilization" in line_of(planned, "Cheapest:")
 
 
 # --- compare with, what about --------------------------------------------------------

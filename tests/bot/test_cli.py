@@ -21,6 +21,7 @@ import pytest
 from bot.conversation import answer_question
 from bot.render.renderer import Renderer
 from core.scenario import Scenario
+from tests.bot.people import NOW
 
 ESTIMATE_FIELDS = {
     "output_tokens_per_s",
@@ -156,7 +157,11 @@ def test_estimate_without_json_shows_the_basis_and_the_measurement_it_rests_on(
 ):
     out = run("estimate", *before_decode_path_flags, wide=True).stdout
     assert "Basis: measured (exact)" in out
-    assert "measurement `k3-gb300x16-b64-vllm" in out.split("*Sources*", 1)[1]
+    measured = (
+        "Kimi K3 on 16x GB300 at batch 64 with vLLM (V1 engine, before the Kimi K3 decode path)"
+    )
+    assert f"; {measured})" in out.split("\nSources\n", 1)[1]
+    assert "k3-gb300x16-b64-vllm" not in out  # the id is the JSON's, not the answer's
 
 
 def test_the_leased_b300_is_said_to_be_estimated_from_the_gb300_measurement(
@@ -172,15 +177,20 @@ def test_the_leased_b300_is_said_to_be_estimated_from_the_gb300_measurement(
     [source] = [
         s["title"] for s in estimate["sources"] if s["measurement"] == "k3-gb300x16-b64-vllm"
     ]
-    assert f"Basis: estimated from {source}, measurement k3-gb300x16-b64-vllm (±{band}%)" in out
-    assert "measured on 16x GB300 (one NVLink domain)" in out.split("Caveats:", 1)[1]
+    measured = (
+        "Kimi K3 on 16x GB300 at batch 64 with vLLM (V1 engine, before the Kimi K3 decode path)"
+    )
+    assert f"Basis: estimated from {source} — {measured} (±{band}%)" in out
+    carried = out.split("Caveats:", 1)[1]
+    assert f"estimated from {source}, measured on 16x GB300 (one NVLink domain)" in carried
+    assert "k3-gb300x16-b64-vllm" not in out
 
 
 def test_estimate_says_what_slack_and_the_console_say(
     run, before_decode_path_flags, before_decode_path, engine
 ):
     """One voice: the CLI prints the plain text of the template /lease cost answers with."""
-    reply = answer_question(engine, Scenario.model_validate(before_decode_path))
+    reply = answer_question(engine, Scenario.model_validate(before_decode_path), today=NOW.date())
     console = Renderer().message(reply.template, **reply.context).console_text()
     assert run("estimate", *before_decode_path_flags).stdout.strip() == console.strip()
 
@@ -197,7 +207,7 @@ def test_a_deployment_that_does_not_fit_says_what_it_needs_and_shows_no_throughp
     assert result.exit_code == 0, result.output
     needs = parse_one_object(run("estimate", "--json", *TOO_SMALL).stdout)["memory"]["min_gpus"]
     assert f"Does not fit in memory: needs at least {needs} GPUs" in result.stdout
-    assert f"*does not fit*: needs at least {needs} GPUs" in result.stdout
+    assert f"does not fit: needs at least {needs} GPUs" in result.stdout
     assert "tok/s" not in result.stdout and "/M output tokens" not in result.stdout
     assert "$20.00/hour" in result.stdout  # what the GPUs asked cost still stands
 

@@ -193,7 +193,7 @@ def test_size_shows_headroom_with_growth_and_infinity_without(run):
 def test_size_lists_the_assumptions_and_the_caveats_of_the_cheapest(run, design_sizing):
     out = run("size", *DESIGN_TRAFFIC, wide=True).stdout
     """Three caveats under the answer, the rest (each said once) in the thread part."""
-    assumed = out.split("*Assumed*", 1)[1]
+    assumed = out.split("\nAssumed\n", 1)[1]
     assert "2,500 output tokens per request: 500 visible and 2,000 reasoning" in assumed
     caveats = out.split("Caveats of option 1:", 1)[1]
     given = design_sizing["options"][0]["caveats"]

@@ -202,7 +202,7 @@ def test_export_of_an_unknown_name_exits_2_with_the_closest_name(
 
     assert result.exit_code == 2
     assert "no quote named 'acme-q4'" in result.output
-    assert "did you mean `leasewise quote export acme-q3`?" in result.output
+    assert "did you mean leasewise quote export acme-q3?" in result.output
     assert "Traceback" not in result.output
 
 

@@ -50,6 +50,7 @@ PRICE_LINE = PriceLine(
 )
 LONG = ("Acme Hyperscale Holdings & Partners " * 300)[:10_000]
 NOW = dt.datetime(2026, 10, 19, 9, 30, tzinfo=dt.UTC)
+TODAY = NOW.date()
 ACTIONS = {
     "save_quote": json.dumps({"kind": "scenario", "fields": {"model": "kimi-k3"}}),
     "show_chart": "chart-1",
@@ -680,11 +681,15 @@ def test_a_batch_beyond_the_kv_cache_says_how_many_wait(
 def test_an_estimate_carried_from_another_gpu_names_the_measurement(
     renderer: Renderer, cost: Estimate
 ) -> None:
-    """The leased B300 at batch 64 rests on the GB300 write-up's k3-gb300x16-b64 figure."""
+    """The leased B300 at batch 64 rests on the GB300 write-up's batch-64 figure: the
+    answer names its publication and what it measured, the JSON its id."""
     assert cost.estimated_from is not None and cost.estimated_from.startswith("k3-gb300x16-b64")
     shown = everything(answer_to(renderer, cost))
     [source] = [s for s in cost.sources if s.measurement == cost.estimated_from]
-    assert f"*Basis:* estimated from {source.title}, measurement {cost.estimated_from}" in shown
+    assert f"*Basis:* estimated from {source.title} — {source.measured}" in shown
+    assert source.measured is not None
+    assert source.measured.startswith("Kimi K3 on 16x GB300 at batch 64 with vLLM")
+    assert cost.estimated_from not in shown
 
 
 def test_an_estimate_names_the_layout_it_runs_and_the_domains_it_spans(
@@ -765,7 +770,7 @@ def test_an_estimate_shows_three_caveats_most_relevant_first_and_the_rest_in_the
     """Llama 70B on H200 rests on a roofline fitted to other models' write-ups: the
     message says that, what the answer leaves out and what was guessed; the eleven
     caveats (two of them one sentence with another number) are all in the thread."""
-    reply = answer_question(engine, Scenario(model="llama-3.1-70b", gpu="h200"))
+    reply = answer_question(engine, Scenario(model="llama-3.1-70b", gpu="h200"), today=TODAY)
     e = reply.context["estimate"]
     ranked = reply.context["caveats"]
     assert len(e.caveats) > len(ranked) > 3

@@ -57,8 +57,10 @@ def test_a_gb300_measurement_asked_for_on_b300_is_estimated_from_it(
     )
     assert e.output_tokens_per_s == pytest.approx(tokens * ratio, rel=1e-3)
     assert e.output_tokens_per_s < tokens  # two 8-GPU domains are slower than one of 16
-    (said,) = [c for c in e.caveats if c.startswith(f"estimated from {measurement}")]
-    assert "measured on 16x GB300 (one NVLink domain)" in said
+    (source,) = {s.title for s in e.sources}
+    (said,) = [c for c in e.caveats if c.startswith(f"estimated from {source}, measured on")]
+    assert f"measured on 16x GB300 (one NVLink domain) at batch {batch}" in said
+    assert measurement not in said
     assert "16 B300s span 2 NVLink domains of 8" in said
 
 

@@ -4,6 +4,7 @@ default), else the GPU's on-demand list price, said back with where it came from
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from core.catalog import Catalog, load_catalog, packaged_files
 from core.errors import CatalogError
 from core.estimate import estimate
 from core.perf.engine import PerfEngine
-from core.pricing import offered_gpus, price_for
+from core.pricing import offered_gpus, pin_prices, price_for, stated_prices
 from core.scenario import Scenario
 from core.sizing import size
 from core.traffic import Traffic
@@ -127,3 +128,61 @@ def test_a_line_without_its_valid_from_date_is_refused(book: Path):
     with pytest.raises(CatalogError) as caught:
         load_with(book, lambda d: d["prices"][0].pop("valid_from"))
     assert caught.value.field == "valid_from"
+
+
+# --- a book line holds only on its dates (issue 13, item 3) --------------------------
+
+INSIDE, BEFORE, AFTER = dt.date(2026, 11, 30), dt.date(2026, 10, 17), dt.date(2027, 10, 18)
+
+
+def test_a_book_line_prices_only_the_dates_it_is_valid_and_says_when_it_is_passed_over(
+    catalog: Catalog,
+):
+    assert price_for("b300", catalog, on=INSIDE).basis == "book"
+    assert price_for("b300", catalog, on=dt.date(2027, 10, 17)).basis == "book"  # its last day
+    expired = price_for("b300", catalog, on=AFTER)
+    assert (expired.usd_per_gpu_hour, expired.basis, expired.offered) == (7.87, "list", True)
+    assert expired.said.startswith(
+        "$7.87/GPU-hour, the 36-month book price expired 2027-10-17; on-demand list price used"
+        " — Implied by the community Kimi K3 benchmark"
+    )
+    early = price_for("b300", catalog, on=BEFORE)
+    assert early.lapsed == "the 36-month book price is valid only from 2026-10-18"
+    assert price_for("b300", catalog).basis == "book"  # no date: the core cannot know one
+    assert price_for("b300", catalog, stated=4.5, on=AFTER).basis == "stated"
+
+
+def test_estimate_and_size_price_on_the_questions_as_of_else_the_edges_today(
+    engine: PerfEngine,
+):
+    dated = Scenario(model="kimi-k3", gpu="b300", gpus=16, as_of=AFTER)
+    assert estimate(dated, engine, today=INSIDE).price_basis == "list"  # as_of wins
+    undated = dated.model_copy(update={"as_of": None})
+    assert estimate(undated, engine, today=AFTER).price_basis == "list"
+    assert estimate(undated, engine, today=INSIDE).price_basis == "book"
+    sized = size(K3_TRAFFIC, engine, today=AFTER).options
+    assert sized and {(o.price_per_gpu_hour, o.price_basis) for o in sized} == {(7.87, "list")}
+    assert all(o.price_source.startswith("the 36-month book price expired") for o in sized)
+
+
+# --- a price said without a GPU is the question's GPU's (issue 13, item 2) -----------
+
+
+def test_a_price_said_without_a_gpu_belongs_to_the_first_gpu_named_else_the_offer(catalog):
+    named = stated_prices(catalog, price=4.5, gpus=("B300", "h200"), prices={})
+    assert named == {"b300": 4.5}
+    assert stated_prices(catalog, price=4.5, gpus=None, prices={}) == {"b300": 4.5}
+    both = stated_prices(catalog, price=4.5, gpus=("h200",), prices={"b300": 5})
+    assert both == {"b300": 5, "h200": 4.5}
+
+
+def test_pinning_moves_a_price_to_its_gpu_so_other_gpus_never_take_it(
+    catalog, engine: PerfEngine
+):
+    traffic = K3_TRAFFIC.model_copy(update={"price_per_gpu_hour": 4.5})
+    pinned = pin_prices(traffic, catalog)
+    assert (pinned.price_per_gpu_hour, pinned.prices) == (None, {"b300": 4.5})
+    on_h200 = size(pinned.model_copy(update={"gpus": ("h200", "b300")}), engine)
+    assert {o.gpu: o.price_basis for o in on_h200.options} == {"h200": "list", "b300": "stated"}
+    said = "$4.50/GPU-hour for B300 only; H200 at its own price"
+    assert any(said in a for a in on_h200.assumptions)

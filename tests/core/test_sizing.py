@@ -9,6 +9,7 @@ import re
 import pytest
 
 from core.errors import InputError
+from core.reprice import reprice
 from core.sizing import months_of_headroom, size
 from core.traffic import Traffic
 
@@ -224,3 +225,33 @@ def test_without_growth_a_tie_says_both_have_room_rather_than_less_headroom(engi
         assert "less headroom" not in o.why_not
         if o.usd_per_million_output_tokens == best.usd_per_million_output_tokens:
             assert "both have room to spare" in o.why_not
+
+
+def test_a_quoted_utilization_prices_the_same_fleet_at_that_share_of_its_capacity(engine):
+    """Traffic.utilization is the $/M's, not the sizing's: the same options in the same
+    order and bills; each serves that share of its capacity a month; the API is priced
+    for the tokens the cheapest serves at it. A re-priced sizing says the same."""
+    traffic = Traffic(model="kimi-k3", output_tokens_per_day=2e9, peak_to_average=3)
+    own = size(traffic, engine)
+    quoted = size(traffic.model_copy(update={"utilization": 0.4}), engine)
+    shape = [(o.gpu, o.replicas, o.gpus_per_replica, o.usd_per_month) for o in own.options]
+    assert shape == [
+        (o.gpu, o.replicas, o.gpus_per_replica, o.usd_per_month) for o in quoted.options
+    ]
+    seconds_a_month = 730 * 3600
+    for o in quoted.options:
+        tokens = 0.4 * o.replicas * o.replica_output_tokens_per_s * seconds_a_month
+        assert o.average_utilization == 0.4
+        assert o.usd_per_million_output_tokens == pytest.approx(o.usd_per_month / tokens * 1e6)
+    assert quoted.utilization == 0.4 and own.utilization is None
+    assert own.api is not None and quoted.api is not None
+    best = quoted.options[0]
+    served = 0.4 * best.replicas * best.replica_output_tokens_per_s * seconds_a_month
+    assert quoted.api.api_usd_per_month == pytest.approx(
+        served * quoted.api.api_usd_per_million_output_tokens / 1e6
+    )
+    assert "at 40% average utilization" in quoted.api.verdict
+    again = reprice(own, traffic.model_copy(update={"utilization": 0.4}), engine)
+    assert [o.usd_per_million_output_tokens for o in again.options] == pytest.approx(
+        [o.usd_per_million_output_tokens for o in quoted.options]
+    )

@@ -156,15 +156,38 @@ def test_threads_idle_longer_than_the_limit_expire_with_their_edits(session, clo
     assert session.scalar(select(func.count()).select_from(ThreadEdit)) == 1
 
 
-def test_forgetting_a_thread_drops_its_question_and_history(session, clock):
+def test_clearing_a_thread_drops_its_question_and_history_but_keeps_it_on_record(
+    session, clock
+):
     threads.start(session, THREAD, B300, clock=clock)
     threads.apply_edit(session, THREAD, after=H200, text="what about H200?", clock=clock)
 
-    assert threads.forget(session, THREAD) is True
+    assert threads.clear(session, THREAD, clock=clock) is True
 
     assert threads.current(session, THREAD) is None
+    assert threads.on_record(session, THREAD)
     assert threads.history(session, THREAD) == []
     assert session.scalar(select(func.count()).select_from(ThreadEdit)) == 0
-    assert threads.forget(session, THREAD) is False
-    threads.start(session, THREAD, H200, clock=clock)  # the thread can start afresh
+    assert threads.clear(session, THREAD, clock=clock) is False  # nothing left to clear
+    with pytest.raises(NotFound, match="started over"):
+        threads.apply_edit(session, THREAD, after=H200_24, text="make it 24 months", clock=clock)
+    with pytest.raises(NotFound, match="started over"):
+        threads.undo(session, THREAD, clock=clock)
+    threads.start(session, THREAD, H200, clock=clock)  # the next question starts it again
     assert threads.current(session, THREAD) == H200
+
+
+def test_a_thread_never_started_is_not_on_record_and_cannot_be_cleared(session, clock):
+    assert not threads.on_record(session, THREAD)
+    assert threads.clear(session, THREAD, clock=clock) is False
+
+
+def test_a_cleared_thread_left_idle_expires_like_any_other(session, clock):
+    threads.start(session, THREAD, B300, clock=clock)
+    clock.advance(days=3)
+    threads.clear(session, THREAD, clock=clock)  # clearing is activity
+    clock.advance(days=5)
+    assert threads.expire_idle(session, days=7, clock=clock) == 0
+    clock.advance(days=3)
+    assert threads.expire_idle(session, days=7, clock=clock) == 1
+    assert not threads.on_record(session, THREAD)

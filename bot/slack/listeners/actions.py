@@ -51,10 +51,12 @@ def register(app: App, services: Services, courier: Courier) -> None:
     def show_chart(body: dict[str, Any]) -> Send:
         question = decode_question(_value(body))
         engine = services.engines.current()
+        today = services.clock().date()
         if isinstance(question, Traffic):
-            kind, png = "growth", growth_chart(growth_curve(size(question, engine)))
+            sizing = size(question, engine, today=today)
+            kind, png = "growth", growth_chart(growth_curve(sizing))
         else:
-            kind, png = "cost", cost_chart(cost_curve(estimate(question, engine)))
+            kind, png = "cost", cost_chart(cost_curve(estimate(question, engine, today=today)))
         title = services.renderer.text("chart_title", kind=kind)
         comment = services.renderer.message("chart_posted", title=title, user_id=body["user"]["id"])
         channel, thread_ts = _where(body)
@@ -69,7 +71,8 @@ def register(app: App, services: Services, courier: Courier) -> None:
 
     def compare_gpus(body: dict[str, Any]) -> Send:
         question = decode_question(_value(body))
-        reply = compare_reply(services.engines.current(), question, [])
+        today = services.clock().date()
+        reply = compare_reply(services.engines.current(), question, [], today=today)
         return _answer_click(services, body, reply)
 
     def share_answer(body: dict[str, Any]) -> Send:
@@ -77,6 +80,7 @@ def register(app: App, services: Services, courier: Courier) -> None:
         reply = answer_question(
             services.engines.current(),
             question,
+            today=services.clock().date(),
             shared_by=str(body["user"]["id"]),
         )
         channel, _ = _where(body)

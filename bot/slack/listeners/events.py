@@ -79,7 +79,7 @@ def _mentioned(
     followed = follow_up(engine, session, key, text, services.clock, user_id=user)
     if followed is not None:
         return followed
-    reply = answer(engine, text)
+    reply = answer(engine, text, today=services.clock().date())
     if reply.question is not None:
         start_thread(session, key, reply.question, services.clock)
     return reply

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.services import Services
-from storage import quotes
+from storage import quotes, threads
+from storage.threads import ThreadKey
 from tests.bot.slackapp.test_commands import all_text, answer_to
-from tests.bot.slackapp.test_threads import CHANNEL, mention, message, posted, text_of
+from tests.bot.slackapp.test_threads import (
+    CHANNEL,
+    mention,
+    message,
+    posted,
+    posts_once_finished,
+    text_of,
+)
 from tests.fakes.signing import SignedPoster
 from tests.fakes.slack_api import FakeSlack
 
@@ -41,6 +51,29 @@ def test_start_over_in_a_thread_then_a_mention_starts_a_new_question(
     poster.event(mention("Kimi K3 on 8x H200", "400.3", thread_ts="400.1"), event_id="Ev3")
     fresh = text_of(posted(slack, count=3)[2])
     assert "H200" in fresh and "What changed" not in fresh
+
+
+def test_after_start_over_a_plain_message_in_the_thread_is_a_new_question(
+    poster: SignedPoster, slack: FakeSlack, services: Services, finished: Callable[[], None]
+) -> None:
+    poster.event(mention("Kimi K3 on 16x B300, batch 16", "410.1"), event_id="Ev1")
+    posted(slack)
+    poster.event(message("start over", "410.2", thread_ts="410.1"), event_id="Ev2")
+    cleared = posted(slack, count=2)[1]
+    assert "Started over" in text_of(cleared) and "@leasewise" not in text_of(cleared)
+    poster.event(message("thanks", "410.3", thread_ts="410.1"), event_id="Ev3")
+    assert posts_once_finished(slack, finished) == 2  # chatter still needs no answer
+    poster.event(message("Kimi K3 on 8x H200", "410.4", thread_ts="410.1"), event_id="Ev4")
+    fresh = posted(slack, count=3)[2]
+    assert fresh["thread_ts"] == "410.1"
+    assert "H200" in text_of(fresh) and "What changed" not in text_of(fresh)
+    poster.event(message("batch 64", "410.5", thread_ts="410.1"), event_id="Ev5")
+    edited = text_of(posted(slack, count=4)[3])
+    assert "What changed: concurrency: 1 -&gt; 64" in edited  # the new question, edited
+    key = ThreadKey("T0001", CHANNEL, "410.1")
+    with services.sessions() as session:
+        question = threads.current(session, key)
+    assert question is not None and question.model_dump()["gpu"] == "h200"
 
 
 def test_an_unknown_command_is_ephemeral_and_lists_the_commands(
