@@ -17,7 +17,7 @@ _DIRECTION = re.compile(
     re.IGNORECASE,
 )
 _LATENCY = re.compile(
-    r"\b(?:first[\s-]token|ttft|latency|time to first|first byte|"
+    r"\b(?:first[\s-]token|ttft|latency|time to first|first byte|p50|p9\d|p99\.?9?|"
     r"respon\w* (?:must |should |has to |needs to )?(?:start|begin|appear))\b",
     re.IGNORECASE,
 )

@@ -322,6 +322,16 @@ def _ttft(r: Reading, m: Match, toks: list[Tok]) -> None:
     r.put("max_ttft_s", seconds, f"TTFT under {seconds:g} s")
 
 
+def _tpot(r: Reading, m: Match, toks: list[Tok]) -> None:
+    value = _num(m.toks, "NUM")
+    unit = _unit(m.toks, "TIME") or "millisecond"
+    seconds = value * timeunits.seconds(unit)
+    if seconds <= 0:
+        return
+    speed = 1 / seconds
+    r.put("min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user (1/TPOT)")
+
+
 def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
     if _has(m.toks, "ONDEMAND"):
         r.put("term_months", 0, "on-demand (no term)")
@@ -392,6 +402,8 @@ def _api_price(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.assume(f"'{r.said(m)}' is per thousand tokens: ${value * 1000:g}/M")
         value *= 1000
     direction = _direction(m.toks)
+    if not _has(m.toks, "PER_MILLION", "API"):  # "$0.20 in / $0.60 out per million"
+        r.assume(f"'{r.said(m)}' read as an API price per million tokens")
     if direction == "input":
         r.put("api_price_per_million_input", value, f"API at ${value:g}/M input tokens")
         return
@@ -410,7 +422,10 @@ def _budget(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 
 def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
-    rate = _num(m.toks, "PCT") / 100
+    factor = next((t.value for t in m.toks if t.type == "FACTOR"), None)  # "doubles every year"
+    rate = float(factor) - 1 if factor is not None else _num(m.toks, "PCT") / 100
+    if rate <= 0:
+        return
     unit = _unit(m.toks)
     if unit is None:
         r.assume(f"growth {rate:.0%} read as per month")
@@ -490,6 +505,7 @@ RULES: dict[str, Callable[[Reading, Match, list[Tok]], None]] = {
     "peak": _peak,
     "concurrency": _concurrency,
     "ttft": _ttft,
+    "tpot": _tpot,
     "term": _term,
     "price": _price,
     "io": _io,

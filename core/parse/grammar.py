@@ -24,7 +24,8 @@ from lark.lexer import Lexer
 from core.parse.tokens import Tok
 
 FACTS = frozenset(
-    {"rate", "amount", "user_speed", "context", "gpus", "peak", "concurrency", "ttft", "term"}
+    {"rate", "amount", "user_speed", "context", "gpus", "peak", "concurrency", "ttft", "tpot"}
+    | {"term"}
     | {"io", "fx", "price", "api_price", "budget", "growth", "utilization", "no_reasoning", "scale"}
     | {"model", "precision", "stack", "undo", "reset"}
 )

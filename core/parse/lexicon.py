@@ -27,10 +27,10 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "OUT": (
         "",
         "output outputs generated generation completion decode decoded visible answer answers "
-        "response responses reply replies",
+        "response responses reply replies osl",
     ),
     "OUTS": ("", "out back"),
-    "IN": ("", "input inputs prompt prompts prefill"),
+    "IN": ("", "input inputs prompt prompts prefill isl"),
     "INS": ("", "in"),
     "REASON": ("", "reasoning thinking thought"),
     "CONTEXT": ("", "context ctx"),
@@ -42,6 +42,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "P2A": ("", "p2a ptoa"),
     "BUDGET": ("", "budget budgets budgeted"),
     "TTFT": ("", "ttft"),
+    "TPOT": ("", "tpot itl tbt"),
     "BATCH": ("", "batch bs"),
     "CONCURRENT": ("", "concurrent concurrency simultaneous parallel inflight"),
     "USER": ("", "user users seat seats"),
@@ -76,7 +77,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "higher bigger larger greater "
         "spending spend charge charges charging list via on-prem throughput "
         "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
-        "plan plans planned planning aim assumption actual ca approx. env",
+        "plan plans planned planning aim assumption actual ca approx. env window count",
     ),
 }
 
@@ -101,6 +102,7 @@ _ADVERBS: dict[str, str] = {
     "monthly": "month",
     "quarterly": "quarter",
     "qoq": "quarter",
+    "yoy": "year",
     "mom": "month",
     "yearly": "year",
     "annually": "year",
@@ -146,6 +148,10 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("i", "-", "tok"): "IN",
     ("i", "-", "toks"): "IN",
     ("per", "annum"): "PER_TIME:year",
+    ("year", "over", "year"): "PER_TIME:year",
+    ("inter", "-", "token", "latency"): "TPOT",
+    ("time", "per", "output", "token"): "TPOT",
+    ("time", "between", "tokens"): "TPOT",
     ("for", "day"): "PER_TIME:day",
     ("for", "hour"): "PER_TIME:hour",
     ("for", "week"): "PER_TIME:week",

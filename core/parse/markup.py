@@ -39,6 +39,8 @@ def _replace(match: re.Match[str]) -> str:
     return f" {label} " if label else " "
 
 
+WRAP_WIDTH = 40
+"""A line this long or longer that stops mid-sentence was wrapped by a mail client."""
 _LABEL = re.compile(r"[^\n:]{1,30}:\s")
 _ABBREVIATION = re.compile(
     r"\b(Mio|Mrd|Tsd|ca|approx|appr|avg|est|incl|excl|vs|resp|approx|max|min)\.(?=\s)", re.I
@@ -46,11 +48,11 @@ _ABBREVIATION = re.compile(
 """Abbreviations whose period ends no sentence ("2,5 Mio. requests", "ca. 1.200")."""
 _WRAPPED = re.compile(
     r"(?<![.!?:;\n])[ \t]*\n(?:[ \t]*>)*[ \t]*"  # a line break, and any quote marks after it
-    r"(?=[a-z(~$€£\d])(?!\d+[.)]\s)"  # what the next line must start with
+    r"(?=[A-Za-z(~$€£\d])(?!\d+[.)]\s)"  # what the next line must start with
 )
-"""A line break inside a sentence (e-mail wraps at 72 columns): the next line goes on in
-lower case, a number or a price, and is not a numbered item (nor, after a "label: value"
-line, another one: see ``_join``)."""
+"""A line break inside a sentence (e-mail wraps at 72 columns): the line before ends
+without a stop, and the next goes on (a capital only after a long line) and is not a
+numbered item (nor, after a "label: value" line, another one: see ``_join``)."""
 
 
 def plain_text(text: str) -> tuple[str, bool]:
@@ -74,4 +76,6 @@ def _join(m: re.Match[str]) -> str:
         return m.group()
     if ":" in before and _LABEL.match(after):
         return m.group()  # "Requests per second: 65" then "input tokens: 1800": a form
+    if after[:1].isupper() and len(before) < WRAP_WIDTH:
+        return m.group()  # a short line before a capital is a line of its own, not a wrap
     return " "

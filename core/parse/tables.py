@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.parse.numbers import amount
+
 _NAME = re.compile(r"[^a-z0-9$#%]+")
 
 
@@ -24,8 +26,8 @@ _ALIASES: dict[str, tuple[str, float]] = {}
 for _field, _factor, _names in (
     ("model", 1.0, "model model_name llm"),
     ("gpu", 1.0, "gpu gpu_type accelerator hardware"),
-    ("gpus", 1.0, "gpus #gpus num_gpus gpu_count n_gpus gpucount #gpu"),
-    ("concurrency", 1.0, "concurrency batch bs batch_size concurrent"),
+    ("gpus", 1.0, "gpus #gpus num_gpus gpu_count n_gpus gpucount #gpu count"),
+    ("concurrency", 1.0, "concurrency batch bs batch_size concurrent concurrent_users"),
     ("precision", 1.0, "precision dtype quant quantization"),
     (
         "requests_per_day",
@@ -36,6 +38,7 @@ for _field, _factor, _names in (
     ("requests_per_day", 24.0, "rph req_per_hour requests_per_hour req/h requests/hour"),
     ("requests_per_day", 1.0, "rpd req_per_day requests_per_day requests/day daily_requests"),
     ("output_tokens_per_day", 1.0, "output_tokens_per_day out_tok_per_day tokens_per_day"),
+    ("output_tokens_per_day", 1.0, "tokens_out_per_day output_tokens/day"),
     ("input_tokens", 1.0, "in input isl in_tok input_tok prompt_tok input_tokens prompt_tokens"),
     ("input_tokens", 1.0, "avg_input tokens_in"),
     ("output_tokens", 1.0, "out output osl out_tok output_tok completion_tok output_tokens"),
@@ -44,15 +47,19 @@ for _field, _factor, _names in (
     ("context_tokens", 1.0, "ctx context context_tokens max_context"),
     ("peak_to_average", 1.0, "p2a peak_to_average peak/avg peak_factor peak_ratio"),
     ("max_ttft_s", 1.0, "ttft ttft_s max_ttft_s"),
-    ("max_ttft_s", 0.001, "ttft_ms"),
+    ("max_ttft_s", 0.001, "ttft_ms ttft_target_ms ttft_p95_target_ms ttft_p99_target_ms"),
     ("min_per_user_tokens_per_s", 1.0, "tok/s/user per_user_tps tokens_per_s_per_user"),
     ("price_per_gpu_hour", 1.0, "$/gpu-hr $/gpu-hour $/gpuh price price_per_gpu_hour usd/gpu-hr"),
-    ("term_months", 1.0, "term term_months lease_months"),
-    ("utilization", 1.0, "util utilization utilisation"),
+    ("term_months", 1.0, "term term_months lease_months term_(months)"),
+    ("utilization", 1.0, "util utilization utilisation target_utilization"),
+    ("price_per_gpu_hour", 1 / 730, "monthly_price_/_gpu monthly_price_per_gpu $/gpu-month"),
 ):
     for _n in _names.split(" "):
         _ALIASES[_key(_n)] = (_field, _factor)
 
+_NAMED = {"model", "gpu", "precision"}
+"""Fields whose value is a catalog name, not a number."""
+_LABELLED = re.compile(r"^\s*(?P<k>[A-Za-z#$][^:\n]{0,30}):\s*(?P<v>[^\n]{1,40}?)\s*$", re.M)
 _JSON_PAIR = re.compile(r'"(?P<k>[^"\n]{1,40})"\s*:\s*"?(?P<v>[^",}\n]{1,60}?)"?\s*[,}\n]')
 
 
@@ -67,6 +74,10 @@ def structured(text: str) -> Structured:
     out = Structured()
     if "|" in text or "," in text or "\t" in text:
         _tables(text, out)
+    labelled = [(m["k"], m["v"]) for m in _LABELLED.finditer(text) if _key(m["k"]) in _ALIASES]
+    if len(labelled) >= 3:  # a form pasted line by line: "GPU count: 16", "Model: Mixtral"
+        for name, value in labelled:
+            _add(out, name, value)
     if '"' in text:
         for m in _JSON_PAIR.finditer(text):
             _add(out, m["k"], m["v"].strip())
@@ -125,11 +136,12 @@ def contract_pair(name: str, value: str) -> tuple[str, str] | None:
         return None
     field_name, factor = hit
     if factor != 1.0:
-        try:
-            number = float(value.replace(",", ""))
-        except ValueError:
+        number = amount(value)
+        if number is None:
             return None
         value = f"{number * factor:g}"
+    elif field_name not in _NAMED and amount(value) is None:
+        return None  # "Term: 36 mo" is the prose's to read
     return field_name, value
 
 

@@ -176,6 +176,26 @@ def test_a_traffic_names_its_gpu_in_the_contract_field(catalog: Catalog) -> None
         ("deepseek-r1 30 rsp, 600 out", {"requests_per_day": 30 * 86400}),
         ("kimi k3 on 8x b300, concurrency one twenty-eight", {"concurrency": 128}),
         (
+            "SLA: TPOT ≤ 20 ms, TTFT ≤ 1 s. gpt-oss-120b, 8M requests/day, 600 out",
+            {"min_per_user_tokens_per_s": 50, "max_ttft_s": 1},
+        ),
+        (
+            "Qwen3-30B-A3B traffic doubles every year; 600M output tokens/day",
+            {"monthly_growth": 2 ** (30 / 365) - 1},
+        ),
+        (
+            "Qwen3-32B at 1M req/day, 300 out; API: $0.20 in / $0.60 out per million",
+            {"api_price_per_million_input": 0.2, "api_price_per_million_output": 0.6},
+        ),
+        (
+            "GLM-5 API: $3.20 per million output tokens, input is $1.00/M; 1.2B output tokens/day",
+            {"api_price_per_million_input": 1.0, "api_price_per_million_output": 3.2},
+        ),
+        (
+            "Kimi K2.5 on 72 GB200, concurrency 1024, ISL 8k / OSL 1k",
+            {"input_tokens": 8000, "output_tokens": 1000},
+        ),
+        (
             "GLM-5 grows 30% per quarter, 250M output tokens a day",
             {"monthly_growth": 1.3 ** (1 / 3) - 1},
         ),
@@ -248,6 +268,11 @@ def test_a_price_in_another_currency_is_said_not_used(catalog: Catalog) -> None:
             {"requests_per_day": 54000 * 24, "input_tokens": 2200, "peak_to_average": 2.2},
         ),
         ("Model\tGLM-5\nRequests/sec\t65\nInput tokens\t1800", {"requests_per_day": 65 * 86400}),
+        (
+            "GPU type: H100 SXM\nGPU count: 16\nMonthly price / GPU: $2,190\n"
+            "Model: Mixtral 8x7B\nConcurrent users: 200",
+            {"gpus": 16, "price_per_gpu_hour": 3.0, "concurrency": 200},
+        ),
         (
             'pasted: `{"model": "kimi-k3", "rps": 45, "in": 3000, "out": 800}`',
             {"requests_per_day": 45 * 86400, "input_tokens": 3000, "output_tokens": 800},
