@@ -431,7 +431,11 @@ def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.assume(f"growth {rate:.0%} read as per month")
         unit = "month"
     if unit != "month":
-        per_month = timeunits.seconds("month") / timeunits.seconds(unit)
+        per_month = (  # a year is twelve months, a quarter three; a week is 7 of 30 days
+            1 / timeunits.TERM_MONTHS[unit]
+            if unit in timeunits.TERM_MONTHS
+            else timeunits.seconds("month") / timeunits.seconds(unit)
+        )
         try:
             monthly = (1 + rate) ** per_month - 1 if rate > -1 else rate
         except OverflowError:

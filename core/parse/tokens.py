@@ -27,7 +27,7 @@ _KV = r"(?P<kv>(?<![\w.=])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
 _PIECES = (
     r"(?P<num>\d+,\d{1,2}(?=\s?(?i:thousand|million|billion|mil|mio|mrd|bn|tsd|[kmb]|dollars?|usd|eur"
     r"|euros?|times|per|veces|fois|mal|tokens?|requests?|rps)\b|\s?[$€%])"
-    r"|(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,.])|\d+)"
+    r"|(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,.])|\d+)"
     r"(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
     r"|(?P<word>(?<=\d)[xX×](?=[^\W_])|[^\W\d_][^\W_]*(?:\.\d+[^\W_]*)*(?:['’][^\W\d_]+)?)"
     r"|(?P<sym>[$€£%/×~<>≤≥+&=:_*-])"

@@ -40,6 +40,11 @@ def test_numbers_in_words_and_local_styles_are_read(
     assert got["requests_per_day"] == pytest.approx(value)
 
 
+def test_a_comma_after_a_grouped_number_ends_it(catalog: Catalog) -> None:
+    got = fields("llama 3.1 8b, 200 out, requests a day: 34,000, steady", catalog)
+    assert got["requests_per_day"] == 34_000
+
+
 def test_two_number_words_in_a_row_are_two_numbers(catalog: Catalog) -> None:
     got = fields("two eight-GPU H100 nodes, Llama 3.1 70B, batch 16", catalog)
     assert got["gpus"] == 16
@@ -181,7 +186,7 @@ def test_a_traffic_names_its_gpu_in_the_contract_field(catalog: Catalog) -> None
         ),
         (
             "Qwen3-30B-A3B traffic doubles every year; 600M output tokens/day",
-            {"monthly_growth": 2 ** (30 / 365) - 1},
+            {"monthly_growth": 2 ** (1 / 12) - 1},
         ),
         (
             "Qwen3-32B at 1M req/day, 300 out; API: $0.20 in / $0.60 out per million",
