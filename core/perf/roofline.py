@@ -510,17 +510,23 @@ def step(hw: Hardware, layout: Layout, wl: Workload, rep: Replica | None = None)
     return Step(rep=rep, batch=batch, workload=wl, decode=decode, decode_only=decode_only)
 
 
-def full_chunk_prompts(rep: Replica, wl: Workload) -> Prompts:
+def full_chunk_prompts(rep: Replica, wl: Workload, batch: int = 1) -> Prompts:
     """A step that takes a whole chunk budget of prompt tokens (several short prompts or
-    part of a long one) on one attention rank: what each token of a queue of prompts
-    costs the replica in turn."""
+    part of a long one) on every attention rank that has a queue: what each token of a
+    queue of prompts costs the replica in turn.
+
+    A wave of prompts lands on every attention rank at once (each has its share of the
+    clients), so with data-parallel attention every rank prefills a chunk in the same
+    step and the experts, spread over all of them, run every rank's chunk: a step of
+    the queue is ``dp`` chunks through the routed experts, not one."""
     assert wl.input_tokens is not None
     size = float(rep.hw.prefill_chunk_tokens)
+    ranks = 1 if rep.layout.split_layers else max(1, min(rep.layout.dp, batch))
     return Prompts(
         rank_tokens=size,
-        stage_tokens=size,
+        stage_tokens=size * ranks,
         attended=_prompt_attention(rep.hw.model, wl.input_tokens),
-        chunk_tokens=size,
+        chunk_tokens=size * ranks,
         chunk_share=1.0,
     )
 
@@ -555,7 +561,7 @@ def first_token(s: Step) -> FirstToken | None:
     if not wl.input_tokens:
         return None
     chunks, chunk = chunk_prompts(s.rep, wl)
-    full = full_chunk_prompts(s.rep, wl)
+    full = full_chunk_prompts(s.rep, wl, s.batch)
     ahead = prompts_ahead(s.rep, s.batch) * wl.input_tokens / full.rank_tokens
     return FirstToken(
         own_chunks=float(chunks),

@@ -124,3 +124,34 @@ def test_holdouts_never_enter_calibration(engine):
     for check in held:
         answer = engine.throughput(query_for(check.measurement))
         assert all(m.role == "calibration" for m in answer.measurements), check.measurement.id
+
+
+# --- prompts' physics ------------------------------------------------------------------------
+
+
+def _replica(catalog, model: str, layout):
+    from core.perf.calibration import hardware_for
+    from core.perf.roofline import replica
+
+    hw = hardware_for(
+        catalog, model=model, gpu="b200", gpus=layout.gpus, precision="fp8", stack="trt-llm"
+    )
+    return replica(hw, layout)
+
+
+def test_a_wave_under_data_parallel_attention_runs_every_ranks_chunk_through_the_experts(
+    catalog,
+):
+    from core.perf.layouts import Layout
+    from core.perf.roofline import Workload, full_chunk_prompts, terms
+
+    rep = _replica(catalog, "deepseek-r1", Layout(dp=8, ep=8))
+    wl = Workload(concurrency=256, context_tokens=1536, input_tokens=1024, output_tokens=1024)
+    wave = full_chunk_prompts(rep, wl, batch=256)
+    alone = full_chunk_prompts(rep, wl, batch=1)
+    assert wave.rank_tokens == alone.rank_tokens
+    assert wave.stage_tokens == 8 * alone.stage_tokens
+    # the experts' share of a queued step's prefill grows with the ranks prefilling at once
+    assert terms(rep, 256, wl, wave).prefill_s > 1.5 * terms(rep, 256, wl, alone).prefill_s
+    tensor = _replica(catalog, "deepseek-r1", Layout(tp=8))
+    assert full_chunk_prompts(tensor, wl, batch=256).stage_tokens == alone.stage_tokens
