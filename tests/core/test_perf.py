@@ -139,6 +139,15 @@ def _replica(catalog, model: str, layout):
     return replica(hw, layout)
 
 
+def test_mla_prefills_unabsorbed_at_under_a_third_of_decodes_attention_flops(catalog):
+    from core.perf.layouts import Layout
+
+    mla = _replica(catalog, "deepseek-r1", Layout(tp=8))
+    gqa = _replica(catalog, "llama-3.1-70b", Layout(tp=8))
+    assert mla.prompt_attention_flops_s == pytest.approx(mla.attention_flops_s * 320 / 1088)
+    assert gqa.prompt_attention_flops_s == gqa.attention_flops_s
+
+
 def test_a_wave_under_data_parallel_attention_runs_every_ranks_chunk_through_the_experts(
     catalog,
 ):
