@@ -164,3 +164,24 @@ def test_a_wave_under_data_parallel_attention_runs_every_ranks_chunk_through_the
     assert terms(rep, 256, wl, wave).prefill_s > 1.5 * terms(rep, 256, wl, alone).prefill_s
     tensor = _replica(catalog, "deepseek-r1", Layout(tp=8))
     assert full_chunk_prompts(tensor, wl, batch=256).stage_tokens == alone.stage_tokens
+
+
+def test_mla_rows_with_data_parallel_attention_inform_their_model_not_the_engines_fit(
+    catalog, engine
+):
+    """The engine's fit is what every model without field rows of its own takes (Llama 2
+    70B, Llama 3.1 405B on TensorRT-LLM): how DeepSeek-class models' data-parallel
+    prompts are costed must not move it."""
+    from core.perf.calibration import field_observations, fit_field
+
+    observations = field_observations(catalog)
+    path = [o for o in observations if o.hardware.model.attention == "mla" and o.layouts[0].dp > 1]
+    assert {o.model for o in path} >= {"deepseek-r1", "kimi-k2.5"}
+    fitted = engine.calibration.field_fit
+    without = fit_field(catalog, exclude=frozenset(o.row.id for o in path))
+    for name, params in fitted.per_engine.items():
+        assert without.per_engine[name].as_vector() == pytest.approx(params.as_vector(), rel=1e-6)
+    # they still inform their own model's fit
+    assert all(
+        without.per_model[(o.stack, o.model)] != fitted.per_model[(o.stack, o.model)] for o in path
+    )
