@@ -44,6 +44,17 @@ ACTIVATION_BYTES = 2.0
 """Bytes per element of activations all-reduced or sent between stages (BF16)."""
 ALL_REDUCES_PER_LAYER = 2
 """Tensor parallelism all-reduces after attention and after the MLP or MoE block."""
+MLA_PREFILL_ATTENTION_SHARE = (128 + 64 + 128) / (2 * 512 + 64)
+"""What a prompt token's attention costs per context token under MLA, as a share of a
+decoding token's. Decoding runs MLA absorbed (each query head scores the 512-wide
+latent and its 64 RoPE dimensions and sums the latent back: 2 x 512 + 64 per head);
+prefill, where the context is the prompt itself, decompresses keys and values and
+runs ordinary attention over 128 + 64 key and 128 value dimensions a head (vLLM's and
+SGLang's MLA backends, FlashMLA's prefill path). Every MLA model the catalog holds
+(DeepSeek-V3 and R1, Kimi K2, K2.5 and K3's MLA layers) has that head geometry, per
+their configs in core/data/field/model_configs. Sparse MLA (DeepSeek Sparse Attention,
+GLM-5) stays absorbed in prefill too: its kernels run MLA's MQA form for both."""
+MLA_DENSE = ("mla", "kda-mla-hybrid")
 
 
 @dataclass(frozen=True)
@@ -190,6 +201,8 @@ class Replica:
     """Per token of the stage's micro-batch: the GPU's share of routed experts' work."""
     attention_flops_s: float
     """Per token on the rank, per context token it attends to."""
+    prompt_attention_flops_s: float
+    """The same for a prompt token (MLA prefills unabsorbed, at a fraction of it)."""
     all_reduce: Cost
     """Every all-reduce of one stage pass, per byte of one token's activations."""
     exposed: Cost
@@ -220,6 +233,7 @@ def replica(hw: Hardware, layout: Layout) -> Replica:
         # stages work in turn: one GPU at a time holds the step, nothing is exchanged
         # but the activations at each stage boundary
         tp = stage = 1
+    attention_flops_s = model.attention_flops_per_context_token / (tp * pp) / attention_peak
     all_reduce = collectives.NONE
     if tp > 1:
         per_layer = collectives.all_reduce(tp, fabric).times(ALL_REDUCES_PER_LAYER)
@@ -254,7 +268,9 @@ def replica(hw: Hardware, layout: Layout) -> Replica:
         state_read_s=2 * model.state_bytes_per_sequence / (tp * pp) / hbm,
         dense_flops_s=2 * dense_active / (tp * pp) / linear_peak,
         routed_flops_s=2 * routed_active / (stage * pp) / linear_peak,
-        attention_flops_s=model.attention_flops_per_context_token / (tp * pp) / attention_peak,
+        attention_flops_s=attention_flops_s,
+        prompt_attention_flops_s=attention_flops_s
+        * (MLA_PREFILL_ATTENTION_SHARE if model.attention in MLA_DENSE else 1.0),
         all_reduce=Cost(all_reduce.fixed_s, all_reduce.per_byte_s * width * ACTIVATION_BYTES),
         exposed=exposed,
         send=Cost(send.fixed_s, send.per_byte_s * width * ACTIVATION_BYTES),
@@ -404,7 +420,7 @@ def terms(rep: Replica, batch: int, wl: Workload, prompts: Prompts = NO_PROMPTS)
     prefill = (
         rep.dense_flops_s * prompts.rank_tokens
         + rep.routed_flops_s * prompts.stage_tokens
-        + rep.attention_flops_s * prompts.rank_tokens * prompts.attended
+        + rep.prompt_attention_flops_s * prompts.rank_tokens * prompts.attended
     )
     moved = rank_tokens + prompts.rank_tokens
     dispatched = (stage_tokens + prompts.stage_tokens) / layout.stage_gpus
@@ -510,17 +526,23 @@ def step(hw: Hardware, layout: Layout, wl: Workload, rep: Replica | None = None)
     return Step(rep=rep, batch=batch, workload=wl, decode=decode, decode_only=decode_only)
 
 
-def full_chunk_prompts(rep: Replica, wl: Workload) -> Prompts:
+def full_chunk_prompts(rep: Replica, wl: Workload, batch: int = 1) -> Prompts:
     """A step that takes a whole chunk budget of prompt tokens (several short prompts or
-    part of a long one) on one attention rank: what each token of a queue of prompts
-    costs the replica in turn."""
+    part of a long one) on every attention rank that has a queue: what each token of a
+    queue of prompts costs the replica in turn.
+
+    A wave of prompts lands on every attention rank at once (each has its share of the
+    clients), so with data-parallel attention every rank prefills a chunk in the same
+    step and the experts, spread over all of them, run every rank's chunk: a step of
+    the queue is ``dp`` chunks through the routed experts, not one."""
     assert wl.input_tokens is not None
     size = float(rep.hw.prefill_chunk_tokens)
+    ranks = 1 if rep.layout.split_layers else max(1, min(rep.layout.dp, batch))
     return Prompts(
         rank_tokens=size,
-        stage_tokens=size,
+        stage_tokens=size * ranks,
         attended=_prompt_attention(rep.hw.model, wl.input_tokens),
-        chunk_tokens=size,
+        chunk_tokens=size * ranks,
         chunk_share=1.0,
     )
 
@@ -555,7 +577,7 @@ def first_token(s: Step) -> FirstToken | None:
     if not wl.input_tokens:
         return None
     chunks, chunk = chunk_prompts(s.rep, wl)
-    full = full_chunk_prompts(s.rep, wl)
+    full = full_chunk_prompts(s.rep, wl, s.batch)
     ahead = prompts_ahead(s.rep, s.batch) * wl.input_tokens / full.rank_tokens
     return FirstToken(
         own_chunks=float(chunks),

@@ -124,3 +124,64 @@ def test_holdouts_never_enter_calibration(engine):
     for check in held:
         answer = engine.throughput(query_for(check.measurement))
         assert all(m.role == "calibration" for m in answer.measurements), check.measurement.id
+
+
+# --- prompts' physics ------------------------------------------------------------------------
+
+
+def _replica(catalog, model: str, layout):
+    from core.perf.calibration import hardware_for
+    from core.perf.roofline import replica
+
+    hw = hardware_for(
+        catalog, model=model, gpu="b200", gpus=layout.gpus, precision="fp8", stack="trt-llm"
+    )
+    return replica(hw, layout)
+
+
+def test_mla_prefills_unabsorbed_at_under_a_third_of_decodes_attention_flops(catalog):
+    from core.perf.layouts import Layout
+
+    mla = _replica(catalog, "deepseek-r1", Layout(tp=8))
+    gqa = _replica(catalog, "llama-3.1-70b", Layout(tp=8))
+    assert mla.prompt_attention_flops_s == pytest.approx(mla.attention_flops_s * 320 / 1088)
+    assert gqa.prompt_attention_flops_s == gqa.attention_flops_s
+
+
+def test_a_wave_under_data_parallel_attention_runs_every_ranks_chunk_through_the_experts(
+    catalog,
+):
+    from core.perf.layouts import Layout
+    from core.perf.roofline import Workload, full_chunk_prompts, terms
+
+    rep = _replica(catalog, "deepseek-r1", Layout(dp=8, ep=8))
+    wl = Workload(concurrency=256, context_tokens=1536, input_tokens=1024, output_tokens=1024)
+    wave = full_chunk_prompts(rep, wl, batch=256)
+    alone = full_chunk_prompts(rep, wl, batch=1)
+    assert wave.rank_tokens == alone.rank_tokens
+    assert wave.stage_tokens == 8 * alone.stage_tokens
+    # the experts' share of a queued step's prefill grows with the ranks prefilling at once
+    assert terms(rep, 256, wl, wave).prefill_s > 1.5 * terms(rep, 256, wl, alone).prefill_s
+    tensor = _replica(catalog, "deepseek-r1", Layout(tp=8))
+    assert full_chunk_prompts(tensor, wl, batch=256).stage_tokens == alone.stage_tokens
+
+
+def test_mla_rows_with_data_parallel_attention_inform_their_model_not_the_engines_fit(
+    catalog, engine
+):
+    """The engine's fit is what every model without field rows of its own takes (Llama 2
+    70B, Llama 3.1 405B on TensorRT-LLM): how DeepSeek-class models' data-parallel
+    prompts are costed must not move it."""
+    from core.perf.calibration import field_observations, fit_field
+
+    observations = field_observations(catalog)
+    path = [o for o in observations if o.hardware.model.attention == "mla" and o.layouts[0].dp > 1]
+    assert {o.model for o in path} >= {"deepseek-r1", "kimi-k2.5"}
+    fitted = engine.calibration.field_fit
+    without = fit_field(catalog, exclude=frozenset(o.row.id for o in path))
+    for name, params in fitted.per_engine.items():
+        assert without.per_engine[name].as_vector() == pytest.approx(params.as_vector(), rel=1e-6)
+    # they still inform their own model's fit
+    assert all(
+        without.per_model[(o.stack, o.model)] != fitted.per_model[(o.stack, o.model)] for o in path
+    )
