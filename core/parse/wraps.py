@@ -1,0 +1,71 @@
+"""Lines a mail client wrapped, joined back into their sentences.
+
+E-mail and pasted text break lines at ~72 columns, wherever a word ends: "1.5M" on
+one line, "requests/day" on the next. Read apart, the number loses its unit. A line
+break is a wrap when the line before stops mid-sentence (no full stop, colon or
+semicolon; an abbreviation's period does not count: "2,5 Mio." then "requests") and the
+next line goes on: it starts with a word, a number or a price, is not a numbered item,
+and starts in capitals only after a long line (a short line before a capital is a
+heading, a greeting or a list of its own). A table's rows and a form's "label: value"
+lines are records, never joined.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.parse.tables import separator
+
+WRAP_WIDTH = 40
+"""A line this long or longer that stops mid-sentence was wrapped by a mail client."""
+ABBREVIATIONS = frozenset(
+    {"mio", "mrd", "tsd", "ca", "approx", "appr", "avg", "est", "incl", "excl", "vs", "resp"}
+    | {"max", "min"}
+)
+"""Abbreviations whose period ends no sentence ("2,5 Mio. requests", "ca. 1.200")."""
+_QUOTED = re.compile(r"(?:[ \t]*>)*[ \t]*")
+_NUMBERED = re.compile(r"\d+[.)]\s")
+_LABEL = re.compile(r"[^\n:]{1,30}:\s")
+_TRAILING_WORD = re.compile(r"[A-Za-z]{1,7}$")
+_GOES_ON = frozenset("(~$€£")
+
+
+def unwrap(text: str) -> str:
+    if "\n" not in text:
+        return text
+    lines = text.split("\n")
+    out = [lines[0]]
+    last = lines[0]  # the line as written, for the checks (out[-1] may be joined lines)
+    for line in lines[1:]:
+        rest = line[_QUOTED.match(line).end() :]  # type: ignore[union-attr]
+        kept = _wrapped(last, rest)
+        if kept is None:
+            out.append(line)
+        else:
+            out[-1] = out[-1][: len(out[-1]) - len(last)] + kept + " " + rest
+        last = line if kept is None else rest
+    return "\n".join(out)
+
+
+def _wrapped(before: str, after: str) -> str | None:
+    """``before`` as it joins ``after`` (its abbreviation's period dropped), or None."""
+    line = before.rstrip(" \t")
+    if not line or not after:
+        return None
+    if line[-1] == ".":
+        word = _TRAILING_WORD.search(line[:-1])
+        if word is None or word.group().lower() not in ABBREVIATIONS:
+            return None
+        line = line[:-1]
+    elif line[-1] in "!?:;":
+        return None
+    first = after[0]
+    if not (first.isalnum() or first in _GOES_ON) or _NUMBERED.match(after):
+        return None
+    if separator(before) or separator(after):
+        return None
+    if ":" in before and _LABEL.match(after):
+        return None  # "Requests per second: 65" then "input tokens: 1800": a form
+    if first.isupper() and len(before) < WRAP_WIDTH:
+        return None
+    return line
