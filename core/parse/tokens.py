@@ -38,6 +38,8 @@ _RAW_NO_KV = re.compile(_PIECES)
 """Most messages have no ``=``; skipping the key=value alternative there halves the scan."""
 
 _JOINERS = frozenset("-_/.")
+_SHORT_GPU = re.compile(r"[abglmt]\d")
+"""Two-character GPU names (L4, T4, A2): "H2" and "Q3" are halves and quarters."""
 _PAIR_JOINTS = frozenset({":", "-", "to", "To", "TO", "/", "x", "X", "×"})
 _GLUED = re.compile(r"(?P<kw>bs|batch|ctx|context)(?P<n>\d+(?:\.\d+)?)(?P<k>k?)")
 _NOT_KEY = re.compile(r"[^a-z0-9.]+")
@@ -284,7 +286,13 @@ def _respelled(
     """A name read through a typo ("deepseak r1", "h1oo"), said; a family alone is asked."""
     spelled = lexicon.spelling
     r = raws[i]
-    if spelled is None or len(r.key) < 3 or r.key in spelled.plain:
+    if spelled is None or r.key in spelled.plain:
+        return None
+    if len(r.key) < 3:
+        if _SHORT_GPU.fullmatch(r.key):  # "a single L4": a GPU we do not hold, said
+            close = spelled.closest(r.key)
+            if close is not None and lexicon.names.get(close, ("",))[0] == "GPU":
+                unclear.append(f"I don't know '{r.text}' — did you mean {lexicon.names[close][1]}?")
         return None
     fixed = spelled.corrected(r.key) or r.key
     if fixed != r.key:

@@ -301,3 +301,9 @@ def test_pasted_tables_json_and_wrapped_lines_are_read(
 def test_a_table_row_per_line_is_not_joined_as_a_wrapped_sentence(catalog: Catalog) -> None:
     got = fields("model,in_tok,out_tok\nllama-3.1-8b,900,150", catalog)
     assert got["input_tokens"] == 900 and got["output_tokens"] == 150
+
+
+def test_a_short_gpu_name_we_do_not_hold_is_said(catalog: Catalog) -> None:
+    parsed = parse("a single L4 running llama 3.1 8b, batch 4", catalog)
+    assert any("I don't know 'L4'" in a for a in parsed.ambiguities)
+    assert parse("in H2 we expect 2B output tokens a day of K3", catalog).ambiguities == []
