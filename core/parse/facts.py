@@ -42,6 +42,7 @@ class Reading:
     values: dict[str, Any] = field(default_factory=dict)
     gpu_ids: list[str] = field(default_factory=list)
     gpu_count: int | None = None
+    gpu_prices: dict[str, float] = field(default_factory=dict)  # "B300 at $5, H200 at $3"
     gpu_nodes: tuple[int, str] | None = None  # "2 GB300 racks": nodes, and the words
     model_short: bool = False  # the model came from a short alias ("v3", "r1")
     gpu_said: list[str] = field(default_factory=list)
@@ -393,7 +394,22 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     elif unit != "hour":
         r.ambiguous(f"'{r.said(m)}': not read; say the lease price as '$5/GPU-hour'")
         return
+    gpu = _gpu_beside(toks, m.first, m.last)
+    if gpu is not None:
+        r.gpu_prices[gpu] = value
     r.put("price_per_gpu_hour", value, f"${value:.2f}/GPU-hour")
+
+
+def _gpu_beside(toks: list[Tok], first: int, last: int) -> str | None:
+    """The GPU a price is said for: named just before it ("B300 at $5") or just after it
+    ("$3/hr for H200"), within its stretch of the sentence."""
+    for k in (first - 1, first - 2, last + 1, last + 2):
+        if 0 <= k < len(toks):
+            if toks[k].type == "GPU":
+                return str(toks[k].value)
+            if toks[k].type in ("BREAK", "MONEY"):
+                continue
+    return None
 
 
 def _api_price(r: Reading, m: Match, toks: list[Tok]) -> None:

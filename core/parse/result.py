@@ -126,6 +126,8 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
             notes.append(f"{key}={rate:g} kept as requests_per_day={rate * per_day:g}")
     ids = list(dict.fromkeys(pairs.gpu_ids or reading.gpu_ids))
     count = pairs.gpu_count if pairs.gpu_count is not None else reading.gpu_count
+    if len(reading.gpu_prices) > 1 and "price_per_gpu_hour" not in pairs.values:
+        notes.extend(_prices_per_gpu(fields, reading, kind))
     if kind == "traffic":
         if "utilization" in fields:  # a fleet's utilization is the sizing's planned one
             fields["planned_utilization"] = fields.pop("utilization")
@@ -145,6 +147,21 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
     return fields, notes
 
 
+def _prices_per_gpu(fields: dict[str, Any], reading: Reading, kind: str) -> list[str]:
+    """Several GPUs each with its price ("B300 at $5, H200 at $3"): each keeps its own."""
+    said = ", ".join(f"{gpu} ${price:.2f}" for gpu, price in reading.gpu_prices.items())
+    twice = "two values for price_per_gpu_hour"
+    reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
+    if kind == "traffic":
+        fields.pop("price_per_gpu_hour", None)
+        fields["prices"] = dict(reading.gpu_prices)
+    else:
+        first = reading.gpu_ids[0] if reading.gpu_ids else None
+        if first in reading.gpu_prices:
+            fields["price_per_gpu_hour"] = reading.gpu_prices[first]
+    return [f"prices per GPU-hour: {said}"]
+
+
 PRICE_SPREAD = 3.0
 """A lease price more than this many times a GPU's list price is not a per-GPU price."""
 
@@ -159,6 +176,8 @@ def price_per_gpu(fields: dict[str, Any], reading: Reading, catalog: Catalog) ->
     ids = reading.gpu_ids
     if reading.price_said is None or value is None or not count or count < 2 or not ids:
         return []
+    if len(reading.gpu_prices) > 1:
+        return []  # each GPU's price was said beside it
     listed = catalog.gpus.get(ids[0]).usd_per_gpu_hour
     total = value / count
     if value > PRICE_SPREAD * listed and listed / PRICE_SPREAD <= total <= PRICE_SPREAD * listed:

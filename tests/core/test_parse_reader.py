@@ -307,3 +307,12 @@ def test_a_short_gpu_name_we_do_not_hold_is_said(catalog: Catalog) -> None:
     parsed = parse("a single L4 running llama 3.1 8b, batch 4", catalog)
     assert any("I don't know 'L4'" in a for a in parsed.ambiguities)
     assert parse("in H2 we expect 2B output tokens a day of K3", catalog).ambiguities == []
+
+
+def test_a_price_said_beside_each_gpu_stays_with_that_gpu(catalog: Catalog) -> None:
+    parsed = parse("Kimi K3, 2B output tokens a day, B300 at $5/hr, H200 at $3.20/hr", catalog)
+    traffic = parsed.traffic()
+    assert traffic is not None and traffic.prices == {"b300": 5.0, "h200": 3.2}
+    assert traffic.price_per_gpu_hour is None
+    deployment = fields("8x H200 at $3/hr vs 8x B300 at $5/hr, llama 3.1 70b batch 32", catalog)
+    assert deployment["gpu"] == "h200" and deployment["price_per_gpu_hour"] == 3.0
