@@ -39,9 +39,7 @@ def reprice(
     on = question_date(traffic.as_of, today)
 
     def priced(o: SizingOption) -> Price:
-        return price_for(
-            o.gpu, catalog, stated_for=stated, term_months=traffic.term_months, on=on
-        )
+        return price_for(o.gpu, catalog, stated_for=stated, term_months=traffic.term_months, on=on)
 
     options = [_option(o, priced(o), demand, traffic.utilization) for o in sizing.options]
     best = options[0]
@@ -54,7 +52,7 @@ def reprice(
 def _why_not(o: SizingOption, best: SizingOption) -> SizingOption:
     """The ranking's reason, at the new prices (the order stays: the fleet is the same)."""
     extra = o.usd_per_month - best.usd_per_month
-    than = f"{best.replicas}x{best.gpus_per_replica} {best.gpu}"
+    than = f"{best.replicas}x{best.gpus_per_replica} {best.gpu.upper()}"
     reason = (
         f"costs ${extra:,.0f}/month more than {than}"
         if extra > 0
@@ -85,4 +83,3 @@ def _option(
         }
     )
     return repriced if utilization is None else quoted_at(repriced, utilization)
-

@@ -361,9 +361,7 @@ def _at_sla(
 
     hw = engine.hardware(query(1))
     reserve = engine.catalog.engine.runtime_reserve_fraction
-    held = min(
-        MAX_BATCH, room(hw, layout, max_context_tokens=max_ctx, reserve_fraction=reserve)
-    )
+    held = min(MAX_BATCH, room(hw, layout, max_context_tokens=max_ctx, reserve_fraction=reserve))
     if held == 0:
         return Rejection(
             gpu=gpu.id,
@@ -516,7 +514,7 @@ def _rank(options: list[SizingOption]) -> list[SizingOption]:
     out = [best.model_copy(update={"cheapest": True})]
     for o in ordered[1:]:
         extra = o.usd_per_month - best.usd_per_month
-        name = f"{best.replicas}x{best.gpus_per_replica} {best.gpu}"
+        name = f"{best.replicas}x{best.gpus_per_replica} {best.gpu.upper()}"
         reason = (
             f"costs ${extra:,.0f}/month more than {name}"
             if extra > 0
@@ -575,7 +573,8 @@ def _api(best: SizingOption, demand: Demand, traffic: Traffic) -> ApiComparison 
         best.usd_per_month / (SECONDS_PER_HOUR * HOURS_PER_MONTH) / (blended / TOKENS_PER_MILLION)
     )
     breakeven_u = breakeven_tokens_per_s / capacity
-    lease = f"{best.replicas}x{best.gpus_per_replica} {best.gpu} (${best.usd_per_month:,.0f}/month)"
+    fleet = f"{best.replicas}x{best.gpus_per_replica} {best.gpu.upper()}"
+    lease = f"{fleet} (${best.usd_per_month:,.0f}/month)"
     if best.usd_per_month <= api_monthly:
         verdict = (
             f"Leasing {lease} costs less than the API (${api_monthly:,.0f}/month) {volume}"
