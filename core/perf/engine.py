@@ -186,11 +186,16 @@ class ErrorBands:
         return min(roofline, base + self._carrying())
 
     def _anchored(self, near: Closeness, roofline: float) -> float:
-        """The covered part narrows with the scaling; prompts no measurement covered
+        """The covered part follows the scaling: narrower the less the roofline scaled the
+        measurement, and wider the more, up to the roofline's own band (a figure scaled
+        6.7x is no surer than the roofline that scaled it); prompts no measurement covered
         carry the roofline's band, in proportion to the time they take."""
         covered = self.anchored
         if self.anchored_per_log is not None and not near.prompts_changed:
-            covered = min(self.anchored, max(self.floor, self.anchored_per_log * near.scaled_log))
+            covered = min(
+                max(self.anchored, roofline) if roofline else self.anchored,
+                max(self.floor, self.anchored_per_log * near.scaled_log),
+            )
         share = near.prefill_share
         return (1 - share) * covered + share * roofline
 
