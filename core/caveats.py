@@ -27,7 +27,6 @@ _CARRIED = (
     "throughput estimated",
     "estimated by the roofline",
     "scaled by the roofline",
-    "measured on ",
     "assumes a fixed speculative-decoding",
 )
 _CARRIED_WITHIN = ("nvlink domains of", "recommends at least")

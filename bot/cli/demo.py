@@ -25,6 +25,7 @@ def scenes(engine: PerfEngine) -> dict[str, Any]:
     """The demo's context: the write-up's deployment before and after at three batches,
     the leased B300 estimated from it, and the community benchmark's cheap hours that
     make dear tokens."""
+    from core.caveats import rank_caveats
     from core.compare import price_contrasts
     from core.estimate import estimate
     from core.scenario import Estimate, Scenario
@@ -63,9 +64,8 @@ def scenes(engine: PerfEngine) -> dict[str, Any]:
             engine,
         ),
     ]
-    caveats: list[str] = []
-    for e in [*(e for _, pair in (*pairs, *leased) for e in pair), *single]:
-        caveats.extend(c for c in e.caveats if c not in caveats)
+    answers = [*(e for _, pair in (*pairs, *leased) for e in pair), *single]
+    caveats = rank_caveats(c for e in answers for c in e.caveats)  # one of each, ranked
     return {
         "before": BEFORE,
         "after": AFTER,
