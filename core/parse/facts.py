@@ -31,7 +31,7 @@ _PER_REQUEST = {
 _HORIZON = re.compile(r"\b(?:next|another|coming|following|first|last|past)\s*$", re.I)
 """Words before "6 months" that make it a span of time, not a lease term."""
 _THOUSANDS_DOT = re.compile(r"\d{1,3}\.\d{3}")
-QUANTITIES = ("requests_per_day", "output_tokens_per_day", "concurrency")
+QUANTITIES = frozenset({"requests_per_day", "output_tokens_per_day", "concurrency"})
 
 
 @dataclass
@@ -76,10 +76,16 @@ class Reading:
         self.values[name] = value
         if name in QUANTITIES and self.match is not None:
             self.quantities.append((name, float(value), self.match))
-        source = said or (self.said(self.match) if self.match is not None else "")
+        match = self.match
+        if said:
+            source = said
+        elif match is None:
+            source = ""
+        else:
+            source = self._said[1] if self._said[0] is match else self.said(match)
         if source:
             self.sources[name] = source
-        if note and source and source.lower() != note.lower():
+        if note and source and source != note:
             note = f"{note} ← '{source}'"
         if note:
             self.understood.append(note)
@@ -492,7 +498,7 @@ def _catalog(name: str) -> Callable[[Reading, Match, list[Tok]], None]:
     def read(r: Reading, m: Match, toks: list[Tok]) -> None:
         value = str(m.toks[0].value)
         if name == "model":
-            short = len(re.sub(r"[^a-z0-9]", "", m.toks[0].text.lower())) <= 3
+            short = len(m.toks[0].text) <= 3  # "v3", "r1", "K2": a bare short alias
             if short and "model" in r.values and not r.model_short:
                 if r.values["model"] != value:  # "Kimi K2.5 ... the deck v3"
                     r.ambiguous(

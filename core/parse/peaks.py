@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from core.parse.grammar import Match
     from core.parse.tokens import Tok
 
+_SIDES = frozenset({"PEAK", "AVG"})
 REACH = 3
 """Terminals either side of a fact where a peak or average word still qualifies it."""
 _UNITS = {
@@ -36,8 +37,8 @@ _UNITS = {
 
 
 def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
-    if not reading.quantities:
-        return
+    if not reading.quantities or not any(t.type in _SIDES for t in toks):
+        return  # nothing said at the peak or on average, beyond a stated ratio
     covered = {t.index for m in matches for t in m.toks}
     ratios = {
         m.first
