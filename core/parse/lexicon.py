@@ -21,8 +21,8 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "TOKENS": ("", "tokens token tok toks tkns tokns"),
     "REQUESTS": (
         "",
-        "messages requests request req reqs calls call queries query completions tasks task "
-        "conversations conversation chats sessions",
+        "docs documents messages requests request req reqs calls call queries query completions "
+        "tasks task conversations conversation chats sessions",
     ),
     "OUT": (
         "",
@@ -30,7 +30,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "response responses reply replies osl",
     ),
     "OUTS": ("", "out back"),
-    "IN": ("", "input inputs prompt prompts prefill isl"),
+    "IN": ("", "input inputs prompt prompts prefill isl question questions"),
     "INS": ("", "in"),
     "REASON": ("", "reasoning thinking thought"),
     "CONTEXT": ("", "context ctx"),
@@ -38,7 +38,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "NODES": ("", "node nodes server servers box boxes host hosts machine machines rack racks"),
     "CENTS": ("", "cents cent"),
     "FXWORD": ("", "€ £ eur euro euros gbp pound pounds yen jpy rmb cny yuan inr rupees rupee"),
-    "AVG": ("", "average avg mean baseline normal usual typical"),
+    "AVG": ("", "average averaged avg mean baseline normal usual typical"),
     "P2A": ("", "p2a ptoa"),
     "BUDGET": ("", "budget budgets budgeted"),
     "TTFT": ("", "ttft"),
@@ -152,6 +152,10 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("inter", "-", "token", "latency"): "TPOT",
     ("time", "per", "output", "token"): "TPOT",
     ("time", "between", "tokens"): "TPOT",
+    ("by", "day"): "PER_TIME:day",
+    ("by", "second"): "PER_TIME:second",
+    ("by", "hour"): "PER_TIME:hour",
+    ("by", "month"): "PER_TIME:month",
     ("for", "day"): "PER_TIME:day",
     ("for", "hour"): "PER_TIME:hour",
     ("for", "week"): "PER_TIME:week",

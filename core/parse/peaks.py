@@ -72,16 +72,14 @@ def _num(m: Match) -> float:
 
 
 def _side(toks: list[Tok], first: int, last: int, covered: set[int]) -> str:
-    around = (*range(first - 1, max(-1, first - 1 - REACH), -1), *range(last + 1, last + 1 + REACH))
-    for k in around:
-        if not 0 <= k < len(toks) or k in covered:
-            continue
-        if toks[k].type == "BREAK":
-            continue
-        if toks[k].type == "PEAK":
-            return "peak"
-        if toks[k].type == "AVG":
-            return "average"
+    """The nearest unclaimed peak or average word either side (before, on a tie); the
+    word is then the fact's, so the next fact does not read it too ("2,400/min at the
+    daily peak and about 900/min averaged")."""
+    for step in range(1, REACH + 1):
+        for k in (first - step, last + step):
+            if 0 <= k < len(toks) and k not in covered and toks[k].type in _SIDES:
+                covered.add(k)
+                return "peak" if toks[k].type == "PEAK" else "average"
     return "stated"
 
 

@@ -37,12 +37,13 @@ for _field, _factor, _names in (
     ("requests_per_day", 1440.0, "rpm req_per_min requests_per_minute req/min requests/min"),
     ("requests_per_day", 24.0, "rph req_per_hour requests_per_hour req/h requests/hour"),
     ("requests_per_day", 1.0, "rpd req_per_day requests_per_day requests/day daily_requests"),
+    ("requests_per_day", 1.0, "req/day req/d requests_a_day"),
     ("output_tokens_per_day", 1.0, "output_tokens_per_day out_tok_per_day tokens_per_day"),
     ("output_tokens_per_day", 1.0, "tokens_out_per_day output_tokens/day"),
     ("input_tokens", 1.0, "in input isl in_tok input_tok prompt_tok input_tokens prompt_tokens"),
-    ("input_tokens", 1.0, "avg_input tokens_in"),
+    ("input_tokens", 1.0, "avg_input tokens_in input_len input_length prompt_len"),
     ("output_tokens", 1.0, "out output osl out_tok output_tok completion_tok output_tokens"),
-    ("output_tokens", 1.0, "completion_tokens avg_output tokens_out"),
+    ("output_tokens", 1.0, "completion_tokens avg_output tokens_out output_len output_length"),
     ("reasoning_tokens", 1.0, "reasoning reasoning_tok reasoning_tokens thinking_tokens"),
     ("context_tokens", 1.0, "ctx context context_tokens max_context"),
     ("peak_to_average", 1.0, "p2a peak_to_average peak/avg peak_factor peak_ratio"),
@@ -77,7 +78,7 @@ def structured(text: str) -> Structured:
     labelled = [(m["k"], m["v"]) for m in _LABELLED.finditer(text) if _key(m["k"]) in _ALIASES]
     if len(labelled) >= 3:  # a form pasted line by line: "GPU count: 16", "Model: Mixtral"
         for name, value in labelled:
-            _add(out, name, value)
+            _add(out, name, value, names=False)
     if '"' in text:
         for m in _JSON_PAIR.finditer(text):
             _add(out, m["k"], m["v"].strip())
@@ -91,8 +92,8 @@ def _tables(text: str, out: Structured) -> None:
         if sep is None:
             continue
         head = _cells(line, sep)
-        if sep == "\t" and len(head) == 2 and _key(head[0]) in _ALIASES:
-            _add(out, head[0], head[1])  # "Requests/sec<TAB>65"
+        if sep in "\t|" and len(head) == 2 and _key(head[0]) in _ALIASES:
+            _add(out, head[0], head[1], names=False)  # "Requests/sec<TAB>65"
             continue
         known = sum(_key(h) in _ALIASES for h in head)
         if known < 2:
@@ -105,7 +106,8 @@ def _tables(text: str, out: Structured) -> None:
         rows = [r for r in rows if len(r) == len(head)]
         if not rows:
             continue
-        for name, value in zip(head, rows[0], strict=True):
+        totals = [r for r in rows if _key(r[0]) in ("total", "sum", "all")]
+        for name, value in zip(head, (totals or rows)[0], strict=True):
             _add(out, name, value)
         if len(rows) > 1:
             out.notes.append(f"a table of {len(rows)} rows: read the first only")
@@ -118,11 +120,17 @@ def separator(line: str) -> str | None:
         return "|"
     if "\t" in line:
         return "\t"
-    return "," if line.count(",") >= 2 and ", " not in line else None
+    if line.count(",") >= 2 and ", " not in line:
+        return ","
+    if line.count("|") == 1 and _key(line.split("|")[0]) in _ALIASES:
+        return "|"  # "Concurrency | 16": a two-column form
+    return None
 
 
 def _cells(line: str, sep: str) -> list[str]:
     cells = [c.strip() for c in line.split(sep)]
+    if sep == "|" and line.count("|") == 1:
+        return cells
     if sep == "|":
         cells = [c for c in cells[1:-1]] if line.startswith("|") else cells
     return cells
@@ -145,7 +153,9 @@ def contract_pair(name: str, value: str) -> tuple[str, str] | None:
     return field_name, value
 
 
-def _add(out: Structured, name: str, value: str) -> None:
+def _add(out: Structured, name: str, value: str, *, names: bool = True) -> None:
+    """One cell as a pair; a form's names (model, GPU) are left to the prose, which reads
+    "INT4 (AWQ)" or "8 x H20" where a catalog lookup of the cell would not."""
     pair = contract_pair(name, value)
-    if pair is not None:
+    if pair is not None and (names or pair[0] not in _NAMED):
         out.pairs.append(pair)

@@ -38,6 +38,8 @@ _RAW_NO_KV = re.compile(_PIECES)
 """Most messages have no ``=``; skipping the key=value alternative there halves the scan."""
 
 _JOINERS = frozenset("-_/.")
+_DIRECTION_WORDS = frozenset({"OUT", "IN", "REASON"})
+"""After "and", a direction word starts the next amount ("1.200 tokens and output 350")."""
 _SHORT_GPU = re.compile(r"[abglmt]\d")
 """Two-character GPU names (L4, T4, A2): "H2" and "Q3" are halves and quarters."""
 _PAIR_JOINTS = frozenset({":", "-", "to", "To", "TO", "/", "x", "X", "×"})
@@ -513,6 +515,12 @@ def _combine(lex: list[Tok]) -> list[Tok]:
                 tok, i = hit
                 out.append(tok)
                 continue
+            if t.text.lower().startswith("in "):  # "12k tokens in each," is input after all
+                out.append(Tok("INS", t.text, None, t.start, t.end))
+            i += 1
+            continue
+        if kind == FILLER and t.text.lower() == "and" and at(i + 1) in _DIRECTION_WORDS:
+            out.append(Tok(BREAK, t.text, None, t.start, t.end))  # "… tokens and output …"
             i += 1
             continue
         if kind.startswith("RATE_"):

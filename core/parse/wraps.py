@@ -31,6 +31,8 @@ _GOES_ON = frozenset("(~$€£")
 
 
 def unwrap(text: str) -> str:
+    """``text`` with its wrapped lines joined and its abbreviations' periods dropped."""
+    text = _abbreviations(text)
     if "\n" not in text:
         return text
     lines = text.split("\n")
@@ -45,6 +47,27 @@ def unwrap(text: str) -> str:
             out[-1] = out[-1][: len(out[-1]) - len(last)] + kept + " " + rest
         last = line if kept is None else rest
     return "\n".join(out)
+
+
+def _abbreviations(text: str) -> str:
+    """Text without its abbreviations' periods ("ca. 1.200" -> "ca 1.200"): they end no
+    sentence, and a period is where a fact stops being read."""
+    cut: list[int] = []
+    at = text.find(".")
+    while at != -1:
+        if at + 1 < len(text) and text[at + 1].isspace():
+            word = _TRAILING_WORD.search(text, max(0, at - 7), at)
+            if word is not None and word.group().lower() in ABBREVIATIONS:
+                cut.append(at)
+        at = text.find(".", at + 1)
+    if not cut:
+        return text
+    pieces, start = [], 0
+    for at in cut:
+        pieces.append(text[start:at])
+        start = at + 1
+    pieces.append(text[start:])
+    return "".join(pieces)
 
 
 def _wrapped(before: str, after: str) -> str | None:

@@ -316,3 +316,45 @@ def test_a_price_said_beside_each_gpu_stays_with_that_gpu(catalog: Catalog) -> N
     assert traffic.price_per_gpu_hour is None
     deployment = fields("8x H200 at $3/hr vs 8x B300 at $5/hr, llama 3.1 70b batch 32", catalog)
     assert deployment["gpu"] == "h200" and deployment["price_per_gpu_hour"] == 3.0
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Llama 3.1 70B, 2,5 Mio. requests per day, input ca. 1.200 tokens and output ca. 350 "
+            "tokens",
+            {"input_tokens": 1200, "output_tokens": 350},
+        ),
+        (
+            "Llama 3.1 405B, 1,8 mil requests by day, answers of 500 tokens, "
+            "questions of 2k tokens",
+            {"requests_per_day": 1.8e6, "output_tokens": 500, "input_tokens": 2000},
+        ),
+        (
+            "Llama 3.1 405B: 50k docs/day, 12k tokens in each, 800 out",
+            {"requests_per_day": 5e4, "input_tokens": 12000},
+        ),
+        (
+            "Qwen3-32B gets 2,400 requests/minute at the daily peak and about 900/min averaged "
+            "across the day, 20 out",
+            {"requests_per_day": 900 * 1440, "peak_to_average": 2400 / 900},
+        ),
+        (
+            "Model | Kimi K2.5\nHardware | 8 x H20\nConcurrency | 16\nInput len | 12,000\n"
+            "Output len | 900",
+            {"concurrency": 16, "input_tokens": 12000, "output_tokens": 900},
+        ),
+        (
+            "| use case | req/day | in | out |\n| support | 400,000 | 1,000 | 200 |\n"
+            "| total | 1,000,000 | 1,000 | 200 |\nmodel: Qwen2.5 72B",
+            {"requests_per_day": 1e6},
+        ),
+    ],
+)
+def test_forms_tables_and_non_native_phrasings(
+    text: str, expected: dict[str, float], catalog: Catalog
+) -> None:
+    got = fields(text, catalog)
+    for key, value in expected.items():
+        assert got.get(key) == pytest.approx(value), key
