@@ -180,7 +180,7 @@ def test_an_unmigrated_postgres_database_names_leasewise_db_upgrade(
 ) -> None:
     result = invoke(COMMANDS[command], empty_postgres)
     assert result.exit_code == 2, result.output
-    one_line_naming(result.output, "no leasewise schema yet", "`leasewise db upgrade`")
+    one_line_naming(result.output, "no leasewise schema yet", "run leasewise db upgrade")
 
 
 @pytest.mark.postgres
@@ -253,4 +253,4 @@ def test_serve_on_an_unmigrated_postgres_database_names_leasewise_db_upgrade(
     env = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "DATABASE_URL": empty_postgres}
     done = serve(env)
     assert done.returncode == 2, done.stdout + done.stderr
-    one_line_naming(done.stdout + done.stderr, "`leasewise db upgrade`")
+    one_line_naming(done.stdout + done.stderr, "run leasewise db upgrade")
