@@ -120,6 +120,10 @@ def apply_followup(fields: dict[str, Any], kind: str, text: str, catalog: Catalo
         utilization = edits.pop("planned_utilization")
     new = dict(fields)
     new.update(edits)
+    if kind == "traffic" and any(edits.get(k) is not None for k in VOLUME):
+        for key in VOLUME:  # a volume said again replaces the thread's, in whatever unit
+            if edits.get(key) is None and new.get(key) is not None:
+                new[key] = None
     notes += _price_stays_with_its_gpu(fields, new, edits, catalog)
     understood = [*understood, *notes]
     for target, factor, scaled in reading.scales:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from core.catalog import Catalog
-from core.parse import apply_followup
+from core.parse import apply_followup, parse
 
 OWN = "price: $5.00/GPU-hour -> the new GPU's own price"
 """A price stated for one GPU is that GPU's: moving to another drops it."""
@@ -266,3 +266,10 @@ def test_an_acknowledgement_is_told_from_a_question_with_nothing_to_act_on(
     result = apply_followup(dict(SCENARIO), "scenario", text, catalog)
     assert result.action == "none"
     assert result.acknowledgement is acknowledgement
+
+
+def test_a_volume_said_again_replaces_the_threads_in_whatever_unit(catalog: Catalog) -> None:
+    thread = parse("Kimi K3, 2B output tokens a day", catalog).fields
+    done = apply_followup(thread, "traffic", "actually 50 rps, 400 out", catalog)
+    assert done.fields["requests_per_day"] == 50 * 86400
+    assert done.fields.get("output_tokens_per_day") is None
