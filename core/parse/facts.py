@@ -260,29 +260,23 @@ def _context(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 
 def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
-    count = None
-    numbers = [t.value for t in m.toks if t.type in ("NUM", "MULT", "XNUM")]
-    if _has(m.toks, "NODES") and len(numbers) == 1:  # "2 GB300 racks": the GPU's domain
-        gpu = next((str(t.value) for t in m.toks if t.type == "GPU"), None)
-        assert isinstance(numbers[0], float)
-        if gpu is None or numbers[0] != int(numbers[0]):
-            return
-        r.gpu_ids.append(gpu)
-        r.gpu_nodes = (int(numbers[0]), r.said(m))
+    numbers = [float(t.value or 0) for t in m.toks if t.type in ("NUM", "MULT", "XNUM")]
+    gpu = next((str(t.value) for t in m.toks if t.type == "GPU"), None)
+    nodes = _has(m.toks, "NODES")
+    if nodes and len(numbers) == 1:  # "2 GB300 racks": nodes of the GPU's domain (result)
+        if gpu is not None and numbers[0] == int(numbers[0]):
+            r.gpu_ids.append(gpu)
+            r.gpu_nodes = (int(numbers[0]), r.said(m))
         return
-    if _has(m.toks, "NODES"):  # "3 nodes of 8x B200": nodes times GPUs a node
-        nodes, each = numbers
-        assert isinstance(nodes, float) and isinstance(each, float)
-        r.assume(f"'{r.said(m)}' read as {nodes * each:g} GPUs ({nodes:g} x {each:g})")
-        value = nodes * each
-    elif _has(m.toks, "NUM", "MULT", "XNUM"):
-        value = _num(m.toks, "NUM", "MULT", "XNUM")
-    if _has(m.toks, "NUM", "MULT", "XNUM"):
+    count = None
+    if numbers:
+        value = numbers[0] * numbers[1] if nodes else numbers[0]
+        if nodes:  # "3 nodes of 8x B200": nodes times GPUs a node
+            r.assume(f"'{r.said(m)}' read as {value:g} GPUs ({numbers[0]:g} x {numbers[1]:g})")
         if value != int(value) or value < 1:
             r.ambiguous(f"'{r.said(m)}': a GPU count is a whole number")
             return
         count = int(value)
-    gpu = next((str(t.value) for t in m.toks if t.type == "GPU"), None)
     if gpu is not None:
         r.gpu_ids.append(gpu)
     if count is not None:

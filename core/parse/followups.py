@@ -153,13 +153,8 @@ def apply_followup(fields: dict[str, Any], kind: str, text: str, catalog: Catalo
 def unknown_names(text: str, catalog: Catalog) -> list[str]:
     """Name-like words (letters and digits: "h2000", "b3000x") that no catalog name reads,
     each said with the closest GPU or model id (difflib over ids and aliases) if any."""
-    names: dict[str, str] = {}
-    for table in (catalog.gpus, catalog.models):
-        for entry in table:
-            for name in (entry.id, *entry.aliases):
-                names.setdefault(name.lower(), entry.id)
-    lexicon = lexicon_for(catalog)
-    known = {w for n in (*names, *lexicon.names) for w in re.split(r"[\s/]+", n.lower())}
+    lexicon = lexicon_for(catalog)  # the names and their words, worked out once per catalog
+    names, known = lexicon.ids_by_name, lexicon.name_words
     out: list[str] = []
     words = (w.strip(".,;:!?()*_'\"").lower() for w in plain_text(text)[0].split())
     for word in dict.fromkeys(words):

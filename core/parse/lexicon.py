@@ -8,6 +8,7 @@ Keywords of five letters or more also match one typo away ("tokns", "requets",
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from core.catalog import Catalog, normalize
@@ -223,6 +224,10 @@ class Lexicon:
     phrase_prefixes: frozenset[tuple[str, ...]]
     typos: dict[str, str] = field(default_factory=dict)
     spelling: Spelling | None = None
+    ids_by_name: dict[str, str] = field(default_factory=dict)
+    """GPU and model ids and aliases, lower-cased -> id (what "did you mean" offers)."""
+    name_words: frozenset[str] = frozenset()
+    """Every word of those names and of the catalog keys: never an unknown name."""
     _near: dict[str, tuple[str, str | float | None] | None] = field(default_factory=dict)
 
     def word(self, lower: str) -> tuple[str, str | float | None] | None:
@@ -314,6 +319,14 @@ def _build(catalog: Catalog) -> Lexicon:
     prefixes = frozenset(k[:i] for k in names for i in range(1, len(k) + 1))
     phrase_prefixes = frozenset(p[:i] for p in PHRASES for i in range(1, len(p) + 1))
     words = _word_table()
+    ids_by_name: dict[str, str] = {}
+    for table in (catalog.gpus, catalog.models):
+        for entry in table:
+            for name in (entry.id, *entry.aliases):
+                ids_by_name.setdefault(name.lower(), entry.id)
+    name_words = frozenset(
+        w for n in (*ids_by_name, *names) for w in re.split(r"[\s/]+", n.lower())
+    )
     return Lexicon(
         words=words,
         names=names,
@@ -321,4 +334,6 @@ def _build(catalog: Catalog) -> Lexicon:
         phrase_prefixes=phrase_prefixes,
         typos=_typo_table(words),
         spelling=spelled,
+        ids_by_name=ids_by_name,
+        name_words=name_words,
     )

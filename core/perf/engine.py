@@ -403,15 +403,10 @@ class PerfEngine:
 
     def _observe(self, m: Measurement) -> tuple[Observation, Deployed]:
         seen = observe(self.catalog, m)
-        q = PerfQuery(
-            model=m.model,
-            gpu=m.gpu,
-            gpus=m.gpus,
-            precision=m.precision,
-            stack=m.stack,
-            concurrency=m.concurrency,
-            spec_decode_acceptance=m.spec_decode_acceptance,
-            kv_precision=m.kv_precision,
+        # the measurement's deployment; its load is the observation's, not the question's
+        q = replace(
+            query_for(m), context_tokens=None, input_tokens=None, output_tokens=None,
+            closed_loop=False,
         )
         # a phase-isolated decode figure ran the batch it names; an end-to-end one's
         # clients beyond the KV cache queued, as calibration has it
