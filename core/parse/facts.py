@@ -256,6 +256,10 @@ def _user_speed(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 def _context(r: Reading, m: Match, toks: list[Tok]) -> None:
     value = round(_num(m.toks, "NUM"))
+    number = next(t for t in m.toks if t.type == "NUM")
+    if _THOUSANDS_DOT.fullmatch(number.text):
+        value *= 1000  # "contexto de 8.000 tokens", as for a request's tokens
+        r.assume(f"'{number.text}' read as {value:,} (the dot groups thousands)")
     r.put("context_tokens", value, f"context of {compact(value)} tokens")
 
 

@@ -25,11 +25,13 @@ from core.parse.corrections import corrected
 from core.parse.lexicon import BREAK, FILLER, PHRASES, Lexicon
 from core.parse.spoken import spoken_name
 
-_KV = r"(?P<kv>(?<![\w.=])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
+_KV = r"(?P<kv>(?<![\w.=/])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
 _PIECES = (
-    r"(?P<num>\d+,\d{1,2}(?=\s?(?i:thousand|million|billion|mil|mio|mrd|bn|tsd|[kmb]|dollars?|usd|eur"
-    r"|euros?|times|per|veces|fois|mal|tokens?|requests?|rps)\b|\s?[$€%])"
-    r"|(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,.])|\d+)"
+    r"(?P<num>\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|billions?|mil|mio|mrd|bn|tsd|[kmb]"
+    r"|dollars?|usd|eur|euros?|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
+    r"|seconds?|secondes?|segundos?|sekunden?)\b|\s?[$€%])"
+    r"|(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d{1,3}(?:\.\d{3}){2,}(?![\d,.])"
+    r"|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,.])|\d+)"
     r"(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
     r"|(?P<word>(?<=\d)[xX×](?=[^\W_])|[^\W\d_][^\W_]*(?:\.\d+[^\W_]*)*(?:['’][^\W\d_]+)?)"
     r"|(?P<sym>[$€£%/×~<>≤≥+&=:_*-])"
@@ -156,7 +158,7 @@ def scan(text: str, lexicon: Lexicon) -> Scan:
     unclear: list[str] = []
     lexemes = _lexemes(raws, lexicon, pairs, refused, unclear)
     combined = corrected(_combine(lexemes), text)
-    counts = [t for t in combined if t.type in ("NUM", "MULT")]
+    counts = [t for t in combined if t.type in ("NUM", "MULT", "XNUM")]
     return Scan(_drop_lone(combined), pairs, refused, list(dict.fromkeys(unclear)), counts)
 
 

@@ -84,6 +84,12 @@ def test_two_figures_that_correct_nothing_stay_two(catalog: Catalog) -> None:
         ("kimi k3 for 12,000 employees, each sends about 20 requests a day, 400 out", 240_000),
         ("llama 3.1 8b, 40k sessions a day, 12 messages per session, 200 out", 480_000),
         ("qwen3 32b: DAU is 400k, 6 queries per user, 300 out", 2_400_000),
+        ("Llama 3.1 8B: 20,000 users x 5 sessions/day x 4 turns per session, 150 out", 400_000),
+        (
+            "MiniMax M2.5: 3,000 devs, each triggers ~40 agent runs a day, ~25 LLM calls "
+            "per run, ~350 output tokens per call",
+            3_000_000,
+        ),
     ],
 )
 def test_a_volume_said_as_people_times_requests_is_multiplied_and_said(
@@ -92,6 +98,11 @@ def test_a_volume_said_as_people_times_requests_is_multiplied_and_said(
     parsed = parse(text, catalog)
     assert parsed.fields["requests_per_day"] == pytest.approx(per_day)
     assert any("×" in u and "requests/day" in u for u in parsed.understood)
+
+
+def test_a_latency_before_a_daily_volume_is_no_population(catalog: Catalog) -> None:
+    got = parse("Llama 3.1 405B: up to 10 s is fine, 50k docs/day, 800 out", catalog).fields
+    assert got["requests_per_day"] == 50_000
 
 
 def test_a_total_beside_a_headcount_is_the_total(catalog: Catalog) -> None:
@@ -125,3 +136,33 @@ def test_a_model_on_a_gpu_is_a_deployment_with_its_defaults_said(catalog: Catalo
 def test_a_command_that_wants_a_deployment_reads_a_gpu_alone_as_one(catalog: Catalog) -> None:
     assert parse("on H200, batch 8", catalog, "scenario").kind == "scenario"
     assert parse("H200 please", catalog, "scenario").kind == "scenario"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Llama 3.1 70B, ca. 1.500.000 Anfragen pro Tag, Prompt ca. 2.000 Tokens, Antwort "
+            "ca. 350 Tokens. Spitzenlast etwa 3x Durchschnitt. Laufzeit 36 Monate.",
+            {"requests_per_day": 1.5e6, "input_tokens": 2000, "output_tokens": 350}
+            | {"peak_to_average": 3.0, "term_months": 36},
+        ),
+        (
+            "Qwen3-32B, environ 2,5 millions de requêtes par mois, 800 tokens en entrée et "
+            "250 en sortie. Le TTFT doit rester sous 1,5 s.",
+            {"requests_per_day": 2.5e6 / 30, "input_tokens": 800, "output_tokens": 250}
+            | {"max_ttft_s": 1.5},
+        ),
+        (
+            "GLM-5, 1,2 millones de peticiones diarias, 3.000 tokens de entrada, 600 de "
+            "salida. Plazo: 12 meses.",
+            {"requests_per_day": 1.2e6, "input_tokens": 3000, "output_tokens": 600}
+            | {"term_months": 12},
+        ),
+    ],
+)
+def test_german_french_and_spanish_messages_are_read(
+    text: str, expected: dict[str, float], catalog: Catalog
+) -> None:
+    got = parse(text, catalog).fields
+    assert {k: got.get(k) for k in expected} == pytest.approx(expected)
