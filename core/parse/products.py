@@ -76,12 +76,15 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     for t in counts:
         if not isinstance(t.value, float) or t.value <= 0:
             continue
+        if t.type == "PCT" and len(chain) != 1:
+            continue
         if not chain:
             population = _population(text, t)
             if population is not None:
                 chain.append(population)
             continue
-        factor = _factor(text, t)
+        factor = _share(text, t) if len(chain) == 1 else None
+        factor = factor or _factor(text, t)
         if factor is None or not _follows(factor, chain[-1]):
             if len(chain) > 1:
                 break
@@ -131,6 +134,16 @@ def _population(text: str, t: Tok) -> Factor | None:
     daily = any(w in _DAY for w in words[1:3])
     end = t.end + len(_SEGMENT.match(text, t.end).group().rstrip())  # type: ignore[union-attr]
     return Factor(value, words[0], None, daily, _said(text, t.start, end))
+
+
+def _share(text: str, t: Tok) -> Factor | None:
+    """ "maybe 40% use the assistant daily": the share of a population that asks."""
+    if t.type != "PCT" or not isinstance(t.value, float) or not 0 < t.value <= 100:
+        return None
+    words = _words(text, t.end)
+    daily = any(w in _DAY for w in words)
+    end = t.end + len(_SEGMENT.match(text, t.end).group().rstrip())  # type: ignore[union-attr]
+    return Factor(t.value / 100, "share", "each", daily, _said(text, t.start, end))
 
 
 def _factor(text: str, t: Tok) -> Factor | None:

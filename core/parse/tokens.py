@@ -158,7 +158,7 @@ def scan(text: str, lexicon: Lexicon) -> Scan:
     unclear: list[str] = []
     lexemes = _lexemes(raws, lexicon, pairs, refused, unclear)
     combined = corrected(_combine(lexemes), text)
-    counts = [t for t in combined if t.type in ("NUM", "MULT", "XNUM")]
+    counts = [t for t in combined if t.type in ("NUM", "MULT", "XNUM", "PCT")]
     return Scan(_drop_lone(combined), pairs, refused, list(dict.fromkeys(unclear)), counts)
 
 

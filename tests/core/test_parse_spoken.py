@@ -166,3 +166,39 @@ def test_german_french_and_spanish_messages_are_read(
 ) -> None:
     got = parse(text, catalog).fields
     assert {k: got.get(k) for k in expected} == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "per_day"),
+    [
+        ("Kimi K2.5. We generate roughly 700 million output tokens a day.", 700e6),
+        ("Qwen3-235B-A22B. Expected annual volume: 20 billion output tokens.", 20e9 / 365),
+    ],
+)
+def test_a_volume_said_like_a_requests_output_is_read_over_its_time(
+    text: str, per_day: float, catalog: Catalog
+) -> None:
+    parsed = parse(text, catalog)
+    assert parsed.fields["output_tokens_per_day"] == pytest.approx(per_day)
+    assert "output_tokens" not in parsed.fields
+    assert any("volume, not one request's output" in a for a in parsed.assumed)
+
+
+def test_a_multiple_of_the_daily_average_after_a_peak_is_the_ratio(catalog: Catalog) -> None:
+    got = parse(
+        "Llama 3.1 70B, 18,000 requests per hour at peak, which is roughly twice our daily "
+        "average, 400 out",
+        catalog,
+    ).fields
+    assert (got["peak_to_average"], got["requests_per_day"]) == (2.0, 18_000 * 24 / 2)
+    assert "monthly_growth" not in got
+
+
+def test_a_share_of_a_population_is_a_factor_and_prompts_are_counted(catalog: Catalog) -> None:
+    parsed = parse(
+        "3 000 employees, maybe 40% use the assistant daily with around 12 prompts each. "
+        "Qwen3 32B, answers ~300 tokens.",
+        catalog,
+    )
+    assert parsed.fields["requests_per_day"] == pytest.approx(3000 * 0.4 * 12)
+    assert "input_tokens" not in parsed.fields  # twelve prompts are no 12-token prompt
