@@ -24,6 +24,7 @@ from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.plausible import implausible
 from core.parse.products import multiply
+from core.parse.references import blank_references
 from core.parse.tables import structured
 from core.parse.tokens import scan
 from core.pricing import offered_gpus
@@ -75,6 +76,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     """The kind-neutral reading of a message, its ``key=value`` pairs, and whether it was cut."""
     plain, cut = plain_text(text)
     plain, as_of = dates(plain)
+    plain = blank_references(plain)
     tokens = scan(plain, lexicon_for(catalog))
     reading = read(plain, tokens.toks, matches(tokens.toks))
     multiply(reading, tokens.counts)

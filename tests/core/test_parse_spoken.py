@@ -202,3 +202,43 @@ def test_a_share_of_a_population_is_a_factor_and_prompts_are_counted(catalog: Ca
     )
     assert parsed.fields["requests_per_day"] == pytest.approx(3000 * 0.4 * 12)
     assert "input_tokens" not in parsed.fields  # twelve prompts are no 12-token prompt
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "from the RFP (p. 14):\n4.2.1 The Service shall support Llama 3.1 70B.\n"
+            "4.2.2 It shall sustain an average of 2,000,000 (two million) requests per day.\n"
+            "4.2.5 Output speed shall be no less than 25 tokens per second per user.\n"
+            "4.2.6 Contract term: thirty-six (36) months.",
+            {"requests_per_day": 2e6, "min_per_user_tokens_per_s": 25.0, "term_months": 36},
+        ),
+        (
+            "> Please see page 22 of 40. Ticket REF-20931, PO 4500012345, call +45 33 12 34 56.\n"
+            "> Kimi K3, 2B output tokens a day",
+            {"output_tokens_per_day": 2e9, "term_months": None, "input_tokens": None},
+        ),
+    ],
+)
+def test_clause_page_ticket_and_phone_numbers_are_not_quantities(
+    text: str, expected: dict[str, float | None], catalog: Catalog
+) -> None:
+    got = parse(text, catalog).fields
+    assert {k: got.get(k) for k in expected} == expected
+
+
+def test_a_form_with_dot_leaders_and_qualified_column_names_is_read(catalog: Catalog) -> None:
+    form = (
+        "Annex B, Table 3: Target deployment\n Model ............ GLM-5\n"
+        " Accelerators ..... 16 x NVIDIA B200\n Concurrent users . 128\n"
+        " Avg. input ....... 6,000 tokens\n Avg. output ...... 900 tokens"
+    )
+    parsed = parse(form, catalog)
+    read = {k: parsed.fields.get(k) for k in ("concurrency", "input_tokens", "output_tokens")}
+    assert read == {"concurrency": 128, "input_tokens": 6000, "output_tokens": 900}
+    assert parsed.ambiguities == []
+    table = (
+        "| Workload | Requests/hour (avg) | Input tokens |\n|---|---|---|\n| Q&A | 25,000 | 4,000 |"
+    )
+    assert parse(f"{table}\nQwen3-32B", catalog).fields["requests_per_day"] == 25_000 * 24
