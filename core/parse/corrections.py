@@ -41,6 +41,12 @@ _STRONG = re.compile(
     r"|scratch\s+that|should\s+be|rather|my\s+bad|typo)\b",
     re.IGNORECASE,
 )
+_KIND_OF = {**_KINDS, **dict.fromkeys(_NAMES, "name")}
+_ANY_MARKER = re.compile(
+    r"\b(?:not|no|nope|sorry|oops|wait|actually|correction|i\s+meant?|make\s+(?:that|it)"
+    r"|scratch\s+that|should\s+be|rather|my\s+bad|typo)\b",
+    re.IGNORECASE,
+)
 _NOT = re.compile(r"^\s*,?\s*(?:and\s+)?not\s*$", re.IGNORECASE)
 _BUT = re.compile(r"^\s*,?\s*but\s*$", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\bnot\s*$", re.IGNORECASE)
@@ -50,25 +56,25 @@ MAX_GAP = 60
 
 def corrected(toks: list[Tok], text: str) -> list[Tok]:
     """``toks`` with corrections applied (retracted terminals become breaks)."""
-    figures = [k for k, t in enumerate(toks) if _kind(t)]
-    pairs = list(zip(figures, figures[1:], strict=False))
-    retracting = {a for a, b in pairs if _NOT.match(text[toks[a].end : toks[b].start])}
-    for a, b in pairs:
+    kinds = _KIND_OF
+    figures = [(k, kind) for k, t in enumerate(toks) if (kind := kinds.get(t.type)) is not None]
+    if len(figures) < 2 or not _ANY_MARKER.search(text):
+        return toks  # most messages correct nothing: one search decides it
+    for n in range(len(figures) - 1):
+        (a, kind_a), (b, kind_b) = figures[n], figures[n + 1]
         first, second = toks[a], toks[b]
-        if first.type == BREAK or second.type == BREAK:
+        if second.start - first.end > MAX_GAP or first.type == BREAK or second.type == BREAK:
             continue
-        if _kind(first) != _kind(second) and _kind(first) != "name":
+        if kind_a != kind_b and kind_a != "name":
             continue
         between = text[first.end : second.start]
-        if len(between) > MAX_GAP:
-            continue
         if _NOT.match(between):
-            if _kind(first) == _kind(second) != "name":
+            if kind_a == kind_b != "name":
                 _retract(toks, a, b, text)  # "it's 24x, not 16"
-        elif _marked(between) and b not in retracting:
+        elif _marked(between) and not _retracts(figures, n + 1, toks, text):
             owner: int | None = a
-            if _kind(first) != _kind(second):  # "sixteen H200s, no, thirty-two"
-                owner = _owner(toks, a, _kind(second), text)
+            if kind_a != kind_b:  # "sixteen H200s, no, thirty-two"
+                owner = _owner(toks, a, kind_b, text)
             if owner is not None:
                 _replace(toks, owner, b, text[toks[owner].start : second.end])
         elif _BUT.match(between) and _NOT_BEFORE.search(
@@ -78,6 +84,14 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
             second.note = f"'{said}': read as a correction, {second.text} in place of {first.text}"
             _drop(toks, a)  # "not 16 but 24"
     return toks
+
+
+def _retracts(figures: list[tuple[int, str]], n: int, toks: list[Tok], text: str) -> bool:
+    """Whether the figure ``figures[n]`` is followed by ", not <old>" (it corrects that)."""
+    if n + 1 >= len(figures):
+        return False
+    a, b = figures[n][0], figures[n + 1][0]
+    return _NOT.match(text[toks[a].end : toks[b].start]) is not None
 
 
 def _marked(between: str) -> bool:

@@ -72,6 +72,8 @@ class Factor:
 def multiply(reading: Reading, counts: list[Tok]) -> None:
     """Set ``requests_per_day`` from a population and its frequencies, when both are said."""
     text = reading.text
+    lower = text.lower()
+    daily_users = "dau" in lower or "daily" in lower
     chain: list[Factor] = []
     for t in counts:
         if not isinstance(t.value, float) or t.value <= 0:
@@ -79,7 +81,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
         if t.type == "PCT" and len(chain) != 1:
             continue
         if not chain:
-            population = _population(text, t)
+            population = _population(text, t, daily_users)
             if population is not None:
                 chain.append(population)
             continue
@@ -88,7 +90,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
         if factor is None or not _follows(factor, chain[-1]):
             if len(chain) > 1:
                 break
-            other = _population(text, t)
+            other = _population(text, t, daily_users)
             if other is not None:
                 chain = [other]
             continue
@@ -118,16 +120,22 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", said)
 
 
-def _population(text: str, t: Tok) -> Factor | None:
+def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
+    """ "80k DAU", "1,200 agents", "250k convos/day" (``daily_users``: "dau" or "daily" is
+    somewhere in the text, else the DAU forms are not looked for)."""
     if not isinstance(t.value, float) or t.value >= _MAX_COUNT or t.type != "NUM":
         return None
     value = t.value
-    dau = _DAU.match(text, t.end)
-    before = _DAU_BEFORE.search(text[max(0, t.start - 30) : t.start])
+    dau = before = None
+    if daily_users:
+        dau = _DAU.match(text, t.end)
+        before = _DAU_BEFORE.search(text[max(0, t.start - 30) : t.start])
     if dau or before:
         start = t.start - (len(before.group()) if before and not dau else 0)
         end = dau.end() if dau else t.end
         return Factor(value, "users", None, True, _said(text, start, end))
+    if not text[t.end : t.end + 2].strip().isalpha():
+        return None  # a population's noun follows its number: "1,200 agents"
     words = _words(text, t.end)
     if not words or words[0] in _NOT_COUNTS or not words[0].endswith("s") or len(words[0]) < 4:
         return None  # "10 s is fine": a time, not a population

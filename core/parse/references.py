@@ -14,38 +14,77 @@ import re
 
 from core.parse import numbers
 
+_ASIDE = re.compile(r"\(\s*([^()\n]{1,30}?)\s*\)")
 _MONTHS = (
     "January|February|March|April|May|June|July|August|September|October|November|December"
     "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec"
 )
-_REFERENCES = re.compile(
+_CLAUSES = re.compile(
     # a clause number opening a line: "4.2.1 The Service shall", "7.1 Scope"
     r"(?m:^[ \t>*-]*(?:§\s*)?\d{1,3}(?:\.\d{1,3}){2,4}\.?(?=\s))"
     r"|(?m:^[ \t>*-]*\d{1,3}\.\d{1,3}\.?(?=[ \t]+(?!Mil|Bil|Tho|M\b|B\b|K\b)[A-Z][a-z]))"
+)
+_PLACES = re.compile(
     # a place in a document: "p. 14", "page 22 of 40", "section 7", "Annex B, Table 3"
-    r"|(?:\b(?i:pp?|pg|fig|para|art)(?:\.[ \t]*|[ \t]+)|§[ \t]*"
-    r"|\b(?i:pages?|sections?|clauses?|tables?|annex|appendix|figures?|items?|slides?|exhibit"
+    r"(?:\b(?:pp?|pg|fig|para|art)(?:\.[ \t]*|[ \t]+)|§[ \t]*"
+    r"|\b(?:pages?|sections?|clauses?|tables?|annex|appendix|figures?|items?|slides?|exhibit"
     r"|schedule|articles?|chapter|paragraph)[ \t]+)#?\d{1,4}[a-z]?"
     r"(?:[.\-]\d{1,3})*(?:[ \t]+of[ \t]+\d{1,4})?\b"
-    # an id: "PO 4500012345", "ticket 77120", "REF-20931", "#CS-5521", "#4521"
-    r"|\b(?i:tickets?|tkt|po|purchase[ \t]+order|ref(?:erence)?|invoice|rf[pqi]|jira"
-    r"|opp(?:ortunity)?)[ \t]*(?i:#|no\.?|nr\.?|number|id)?[ \t]*[:#-]?[ \t]*"
-    r"[A-Za-z]{0,4}-?\d{3,}\b"
-    r"|\b(?i:case|account|acct|order|quote|sr|cs)[ \t]*(?i:#|no\.|nr\.|number|id)[ \t]*[:-]?"
-    r"[ \t]*[A-Za-z]{0,4}-?\d{3,}\b"
-    r"|\b[A-Z]{2,}-\d{4,}\b|#[A-Za-z]{0,4}-?\d{3,}\b"
-    # a phone number: "+45 33 12 34 56", "(415) 555-0192", "415-555-0192"
-    r"|\+\d{1,3}(?:[ .\-]?\d{1,4}){2,5}\b"
+)
+_IDS = re.compile(
+    # an id: "PO 4500012345", "ticket 77120", "ref: 20931"
+    r"\b(?:tickets?|tkt|po|purchase[ \t]+order|ref(?:erence)?|invoice|rf[pqi]|jira"
+    r"|opp(?:ortunity)?)[ \t]*(?:#|no\.?|nr\.?|number|id)?[ \t]*[:#-]?[ \t]*"
+    r"[a-z]{0,4}-?\d{3,}\b"
+)
+_MARKED_IDS = re.compile(
+    # words that are ids only with a number sign: "case #12345", "account no. 4521"
+    r"\b(?:case|account|acct|order|quote|sr|cs)[ \t]*(?:#|no\.|nr\.|number|id)[ \t]*[:-]?"
+    r"[ \t]*[a-z]{0,4}-?\d{3,}\b"
+)
+_CODES = re.compile(r"\b[A-Z]{2,}-\d{4,}\b|#[A-Za-z]{0,4}-?\d{3,}\b")
+"""An id in capitals or after a hash: "REF-20931", "#CS-5521", "#4521"."""
+_PHONES = re.compile(
+    r"\+\d{1,3}(?:[ .\-]?\d{1,4}){2,5}\b"
     r"|\(\d{3}\)[ .\-]?\d{3}[ .\-]\d{4}\b|\b\d{3}[.\-]\d{3}[.\-]\d{4}\b"
+)
+_PHONE_HINT = re.compile(r"\+\d|\(\d{3}\)|\d[.\-]\d{4}\b")
+_CODE_HINT = re.compile(r"-\d{4}|#")
+_CLAUSE_HINT = re.compile(r"(?:^|\n)[ \t>*-]*\d{1,3}\.\d")
+_DAYS = re.compile(
     # a day without its year: "on 12 November", "by March 3rd"
-    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?(?:{_MONTHS})\b(?![ \t]*\d)"
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?(?:{_MONTHS})\b(?![ \t]*\d)"
     rf"|\b(?:{_MONTHS})\.?[ \t]+\d{{1,2}}(?:st|nd|rd|th)?\b(?![ \t]*(?:,[ \t]*)?\d)"
 )
-
-
-_ASIDE = re.compile(r"\(\s*([^()\n]{1,30}?)\s*\)")
-_DIGITS_BEFORE = re.compile(r"(\d[\d,.]*)\s*$")
-_WORDS_BEFORE = re.compile(r"((?:[a-z]+[\s-]+){0,4}[a-z]+)\s*$", re.IGNORECASE)
+_PLACE_WORDS = (
+    "p.",
+    "pp",
+    "pg",
+    "fig",
+    "para",
+    "art.",
+    "article",
+    "page",
+    "section",
+    "clause",
+    "table",
+    "annex",
+    "appendix",
+    "item",
+    "slide",
+    "exhibit",
+    "schedule",
+    "chapter",
+    "§",
+)
+_ID_WORDS = ("ticket", "tkt", "po", "ref", "invoice", "rfp", "rfq", "rfi", "jira", "opp")
+_MARKED_WORDS = ("case", "account", "acct", "order", "quote", "sr", "cs")
+_MARKS = ("#", "no.", "nr.", "number", " id")
+_MONTH_WORDS = tuple(
+    f"{m.lower()}{end}" for m in _MONTHS.split("|") for end in (" ", ".", ",") if "?" not in m
+) + ("sep ", "sept ", "sep.", "sept.")
+"""Each kind of reference is looked for only where a word of its kind appears: most
+messages have none, and a regex over 10 KB is not free."""
 
 
 def blank_references(text: str) -> str:
@@ -53,10 +92,31 @@ def blank_references(text: str) -> str:
     restatement in brackets too ("2,000,000 (two million) requests", "thirty-six (36)")."""
     if not any(c.isdigit() for c in text):
         return text
-    text = _REFERENCES.sub(lambda m: " " * len(m.group()), text)
+    lower = text.lower()
+    spans: list[tuple[int, int]] = []
+    if _CLAUSE_HINT.search(text):
+        spans += [m.span() for m in _CLAUSES.finditer(text)]
+    if len(lower) == len(text):  # lower() kept every offset (it does, but for rare letters)
+        if any(w in lower for w in _PLACE_WORDS):
+            spans += [m.span() for m in _PLACES.finditer(lower)]
+        if any(w in lower for w in _ID_WORDS):
+            spans += [m.span() for m in _IDS.finditer(lower)]
+        if any(w in lower for w in _MARKED_WORDS) and any(w in lower for w in _MARKS):
+            spans += [m.span() for m in _MARKED_IDS.finditer(lower)]
+        if any(w in lower for w in _MONTH_WORDS):
+            spans += [m.span() for m in _DAYS.finditer(text)]
+    if _CODE_HINT.search(text):
+        spans += [m.span() for m in _CODES.finditer(text)]
+    if _PHONE_HINT.search(text):
+        spans += [m.span() for m in _PHONES.finditer(text)]
     if "(" in text:
-        text = _ASIDE.sub(lambda m: " " * len(m.group()) if _restates(text, m) else m.group(), text)
-    return text
+        spans += [m.span() for m in _ASIDE.finditer(text) if _restates(text, m)]
+    if not spans:
+        return text
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
 
 
 def _restates(text: str, m: re.Match[str]) -> bool:
@@ -64,14 +124,11 @@ def _restates(text: str, m: re.Match[str]) -> bool:
     inside = _value(m.group(1))
     if inside is None:
         return False
-    before = text[max(0, m.start() - 40) : m.start()]
-    digits = _DIGITS_BEFORE.search(before)
-    if digits:
-        return numbers.digits(digits.group(1)) == inside
-    said = _WORDS_BEFORE.search(before)
-    if said is None:
-        return False
-    words = re.split(r"[\s-]+", said.group(1).lower())
+    before = text[max(0, m.start() - 40) : m.start()].rstrip()
+    if before[-1:].isdigit():
+        digits = before.split()[-1]
+        return numbers.digits(digits.strip("(~")) == inside
+    words = re.split(r"[\s-]+", before.lower())[-5:]
     while words and words[0] not in numbers.NUMBER_WORDS:
         words = words[1:]
     return bool(words) and numbers.words(words) == inside

@@ -215,7 +215,13 @@ def _lexemes(
             i += 1
             continue
         hit = _name(raws, i, lexicon)
-        hit = _said_aloud(raws, i, lexicon, hit) or hit or _phrase(raws, i, lexicon)
+        if i + 1 < n and (
+            raws[i + 1].lower in numbers.NUMBER_WORDS
+            or (i + 2 < n and raws[i + 2].lower in numbers.NUMBER_WORDS)
+            or (i + 3 < n and raws[i + 3].lower in numbers.NUMBER_WORDS)
+        ):  # checked inline: it runs for every word that starts a name
+            hit = _said_aloud(raws, i, lexicon, hit) or hit
+        hit = hit or _phrase(raws, i, lexicon)
         if hit is None and r.kind == "word" and lexicon.word(r.lower) is None:
             hit = _respelled(raws, i, lexicon, unclear)  # "h1oo" starts like h100
         if hit is not None:
