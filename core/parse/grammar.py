@@ -84,8 +84,8 @@ class _Feed(Lexer):
     def lex(self, data: Any) -> Iterator[Tok]:  # type: ignore[override]
         """Our terminals go to the parser as they are: it reads ``type`` (and, for its
         end marker, the position attributes ``Tok`` carries)."""
-        toks, begin = data
-        return iter(toks[begin:])
+        toks, begin, end = data
+        return iter(toks[begin:end])
 
 
 @functools.cache
@@ -123,14 +123,39 @@ def _shape(types: tuple[str, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
     run = _Run(toks)
     token = _RUN.set(run)
     try:
-        begin = 0
-        while begin < len(toks):
+        begin, end = 0, len(toks)
+        while begin < end:
             run.done = begin
             try:
-                _parser().parse((toks, begin))
+                _parser().parse((toks, begin, end))
                 break
-            except UnexpectedInput:
-                begin = max(run.done, begin) + 1
+            except UnexpectedInput as error:
+                if run.done > begin:
+                    begin = run.done
+                    continue
+                begin = _prefix(toks, begin, error, run)
     finally:
         _RUN.reset(token)
     return tuple((m.rule, tuple(t.index for t in m.toks)) for m in run.matches)
+
+
+def _prefix(toks: list[Tok], begin: int, error: UnexpectedInput, run: _Run) -> int:
+    """Where to go on after a stretch that read no fact before failing at ``error``.
+
+    "B200 36 months …": the parser took "B200 36" for the start of "B200 36 nodes"
+    and failed at "months". The words before the failure may still make facts on their
+    own ("B200" is a GPU), so the longest such prefix is read before skipping a terminal.
+    """
+    failed = getattr(getattr(error, "token", None), "index", None)
+    stop = failed if isinstance(failed, int) and failed > begin else len(toks)
+    for end in range(stop - 1, begin, -1):
+        run.done = begin
+        kept = len(run.matches)
+        try:
+            _parser().parse((toks, begin, end))
+        except UnexpectedInput:
+            del run.matches[kept:]
+            continue
+        if len(run.matches) > kept:
+            return end
+    return begin + 1
