@@ -25,12 +25,12 @@ from core.parse.lexicon import BREAK
 if TYPE_CHECKING:
     from core.parse.tokens import Tok
 
-_KINDS = {"NUM": "n", "MULT": "n", "XNUM": "n", "MONEY": "$", "PCT": "%"}
+_KINDS = {"NUM": "n", "MULT": "n", "XNUM": "n", "MONEY": "$", "PCT": "%", "PER_TIME": "per"}
 _NAMES = frozenset({"MODEL", "GPU"})
 _MARKER = re.compile(
-    r"^[\s,.;:!…—–-]*(?:(?:no|nope|sorry|oops|wait|actually|correction|rather|er|uh|um"
+    r"^[\s,.;:!?…—–-]*(?:(?:no|nope|sorry|oops|wait|actually|correction|rather|er|uh|um"
     r"|i\s+mean|i\s+meant|make\s+(?:that|it)|scratch\s+that|it'?s|it\s+is|should\s+be"
-    r"|let'?s\s+say|my\s+bad|typo)\b[\s,.;:!…—–-]*)+$",
+    r"|let'?s\s+say|my\s+bad|typo)\b[\s,.;:!?…—–-]*)+$",
     re.IGNORECASE,
 )
 _UNIT_THEN_MARKER = re.compile(r"^(?:\s*/?\s*[^\W\d][\w-]*){1,2}?\s*[,;:!…—–-]")
@@ -60,30 +60,74 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
     figures = [(k, kind) for k, t in enumerate(toks) if (kind := kinds.get(t.type)) is not None]
     if len(figures) < 2 or not _ANY_MARKER.search(text):
         return toks  # most messages correct nothing: one search decides it
-    for n in range(len(figures) - 1):
-        (a, kind_a), (b, kind_b) = figures[n], figures[n + 1]
-        first, second = toks[a], toks[b]
-        if second.start - first.end > MAX_GAP or first.type == BREAK or second.type == BREAK:
+    absorbed: dict[int, int] = {}  # a retracted figure -> the one now holding its value
+    for n, (a, kind_a) in enumerate(figures):
+        nxt = _next_of(figures, n, kind_a)
+        if nxt is None:
             continue
-        if kind_a != kind_b and kind_a != "name":
+        b, kind_b = figures[nxt]
+        first, second = toks[a], toks[b]
+        if first.type == BREAK and a in absorbed:  # "a minute, no, per second? No, per minute"
+            between = text[first.end : second.start]
+            if _marked(between) and _bare(toks, b) and kind_a == kind_b:
+                holder = absorbed[a]
+                _replace(toks, holder, b, text[toks[holder].start : second.end])
+                absorbed[b] = holder
+            continue
+        if second.start - first.end > MAX_GAP or first.type == BREAK or second.type == BREAK:
             continue
         between = text[first.end : second.start]
         if _NOT.match(between):
             if kind_a == kind_b != "name":
                 _retract(toks, a, b, text)  # "it's 24x, not 16"
-        elif _marked(between) and not _retracts(figures, n + 1, toks, text):
+        elif _marked(between) and not _retracts(figures, nxt, toks, text):
             owner: int | None = a
             if kind_a != kind_b:  # "sixteen H200s, no, thirty-two"
                 owner = _owner(toks, a, kind_b, text)
-            if owner is not None:
+            if owner is not None and (kind_b == "name" or _bare(toks, b)):
                 _replace(toks, owner, b, text[toks[owner].start : second.end])
+                absorbed[b] = owner
         elif _BUT.match(between) and _NOT_BEFORE.search(
             text[max(0, first.start - 8) : first.start]
         ):
             said = _short(text[first.start - 4 : second.end])
             second.note = f"'{said}': read as a correction, {second.text} in place of {first.text}"
             _drop(toks, a)  # "not 16 but 24"
+    _renamed(toks, text)
     return toks
+
+
+def _next_of(figures: list[tuple[int, str]], n: int, kind: str) -> int | None:
+    """The next figure a correction of ``figures[n]`` could be: of its kind, or any after
+    a name ("H200s, no, thirty-two" corrects the count said with the name)."""
+    for m in range(n + 1, min(n + 4, len(figures))):
+        if figures[m][1] == kind or kind == "name":
+            return m
+    return None
+
+
+def _bare(toks: list[Tok], b: int) -> bool:
+    """Whether the new figure stands alone ("…, sorry, $7.50,"): one with its own unit or
+    direction ("sorry, I meant 5k in, 500 out") restates a fact, which then wins as said."""
+    return b + 1 >= len(toks) or toks[b + 1].type in (BREAK, "PER_TIME", "MONEY", "NUM")
+
+
+def _renamed(toks: list[Tok], text: str) -> None:
+    """ "8x H100 at 32 concurrent. Actually scratch that, make it 8x H200": a name said
+    after a correction marker replaces the name of its kind said before it."""
+    seen: dict[str, int] = {}
+    for k, t in enumerate(toks):
+        if t.type not in _NAMES:
+            continue
+        before = seen.get(t.type)
+        seen[t.type] = k
+        if before is None or toks[before].value == t.value:
+            continue
+        window = text[max(toks[before].end, t.start - 40) : t.start]
+        if _STRONG.search(window):
+            old = toks[before]
+            t.note = f"'{_short(window.strip())} {t.text}': read as a correction of {old.text}"
+            _drop(toks, before)
 
 
 def _retracts(figures: list[tuple[int, str]], n: int, toks: list[Tok], text: str) -> bool:

@@ -31,6 +31,10 @@ _PER_REQUEST = {
 
 _HORIZON = re.compile(r"\b(?:next|another|coming|following|first|last|past)\s*$", re.I)
 """Words before "6 months" that make it a span of time, not a lease term."""
+_LEASING = re.compile(
+    r"\b(?:renew\w*|extend\w*|extension|lease|sign\w*|commit\w*|contract)\b", re.I
+)
+"""...unless the sentence is about the lease itself ("renew for another 12 months")."""
 _THOUSANDS_DOT = re.compile(r"\d{1,3}\.\d{3}")
 QUANTITIES = frozenset({"requests_per_day", "output_tokens_per_day", "concurrency"})
 
@@ -373,7 +377,10 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
     if unit is None:
         r.assume(f"term {value:g} read as months")
         unit = "month"
-    horizon = _HORIZON.search(context.before(r.text, m.toks[0].start)) or " more " in r.said(m)
+    before = context.before(r.text, m.toks[0].start)
+    horizon = bool(_HORIZON.search(before)) or " more " in r.said(m)
+    if horizon and _LEASING.search(before):
+        horizon = False  # "renewal at the same rate for another 12 months": a term after all
     if unit in ("month", "quarter", "year") and not _has(m.toks, "TERM") and horizon:
         r.ambiguous(f"'{r.said(m)}' not read as a lease term (say 'a 36-month term' if it is)")
         return

@@ -242,3 +242,39 @@ def test_a_form_with_dot_leaders_and_qualified_column_names_is_read(catalog: Cat
         "| Workload | Requests/hour (avg) | Input tokens |\n|---|---|---|\n| Q&A | 25,000 | 4,000 |"
     )
     assert parse(f"{table}\nQwen3-32B", catalog).fields["requests_per_day"] == 25_000 * 24
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Mixtral 8x7B, 2M requests a month, sorry a WEEK, 300 out", "requests_per_day", 2e6 / 7),
+        (
+            "gpt-oss-120b: nine hundred requests a minute, wait, no, per second? No, per "
+            "minute, I double-checked. 800 in, 1000 out",
+            "requests_per_day",
+            900 * 1440,
+        ),
+        (
+            "llama 3.1 70b, 400k req/day, 1k in 500 out — sorry, I meant 5k in, 500 out",
+            "input_tokens",
+            5000,
+        ),
+        (
+            "Qwen3-235B on 8x H100 at 32 concurrent. Actually scratch that, make it 8x H200",
+            "gpu",
+            "h200",
+        ),
+    ],
+)
+def test_a_unit_a_restated_fact_or_a_name_corrected_later_wins(
+    text: str, field: str, value: object, catalog: Catalog
+) -> None:
+    got = parse(text, catalog).fields[field]
+    assert got == (pytest.approx(value) if isinstance(value, float | int) else value)
+
+
+def test_a_renewal_for_another_year_is_a_term_a_next_year_is_not(catalog: Catalog) -> None:
+    renewal = "Renewal at the same rate for another 12 months. Llama 3.1 8B, 2M req/day, 200 out"
+    assert parse(renewal, catalog).fields["term_months"] == 12
+    span = "Over the next 6 months we expect Llama 3.1 8B at 2M req/day, 200 out"
+    assert "term_months" not in parse(span, catalog).fields
