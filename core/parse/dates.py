@@ -22,6 +22,12 @@ _DATE = re.compile(
 )
 _YEAR = re.compile(r"20\d\d")
 _AS_OF = re.compile(r"\b(?:as[\s-]+of|effective|dated|valid\s+from)\s*:?\s*$", re.IGNORECASE)
+_AS_OF_THEN = re.compile(
+    r"^[^.;!?\n]*\b(?:(?:prices?|pricing|rates?)\s+(?:as\s+of|from|at)\s+(?:then|that\s+date)"
+    r"|as\s+of\s+(?:then|that\s+date))\b",
+    re.IGNORECASE,
+)
+"""A date named first and pointed back to: "starts 1 February 2027, so use prices as of then"."""
 _MONTH_NUMBER = {
     m: i
     for i, m in enumerate(
@@ -40,7 +46,10 @@ def dates(text: str) -> tuple[str, list[tuple[dt.date, str]]]:
         if text[max(0, m.start() - 3) : m.start()].rstrip().endswith("="):
             return m.group()  # as_of=2026-09-30 is a key=value pair's, read as such
         day = _date(m)
-        if day is not None and _AS_OF.search(text[max(0, m.start() - 24) : m.start()]):
+        after = text[m.end() : m.end() + 60]
+        if day is not None and (
+            _AS_OF.search(text[max(0, m.start() - 24) : m.start()]) or _AS_OF_THEN.search(after)
+        ):
             found.append((day, m.group()))
         return " " * len(m.group())
 

@@ -23,7 +23,9 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "REQUESTS": (
         "",
         "docs documents messages requests request req reqs calls call queries query completions "
-        "tasks task conversations conversation chats sessions",
+        "tasks task conversations conversation chats sessions turns descriptions summaries "
+        "emails tickets images translations articles reviews reports transcripts searches "
+        "lookups jobs",
     ),
     "OUT": (
         "",

@@ -17,6 +17,7 @@ average word ("…, 120 at peak") is the same quantity as the fact before it.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import compact
@@ -36,7 +37,29 @@ _UNITS = {
 }
 
 
+_SHARE_OF_PEAK = re.compile(
+    r"\baverage\b[^.;!?\n]{0,40}?\b(?:is|at|runs|sits|about|around|roughly|~|≈)\s*[~≈]?\s*"
+    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*of\s+(?:the\s+|our\s+)?peak\b",
+    re.IGNORECASE,
+)
+"""ratio said the other way round: "the average over the day is ~40% of peak"."""
+
+
+def share_of_peak(reading: Reading) -> None:
+    """An average said as a share of the peak gives the peak-to-average ratio."""
+    if "peak_to_average" in reading.values or "%" not in reading.text:
+        return
+    found = _SHARE_OF_PEAK.search(reading.text)
+    if found is None or not 0 < float(found["pct"]) < 100:
+        return
+    ratio = 100 / float(found["pct"])
+    said = " ".join(found.group().split())
+    reading.values["peak_to_average"] = ratio
+    reading.understood.append(f"peak {ratio:.3g}x the average ← '{said}'")
+
+
 def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
+    share_of_peak(reading)
     if not reading.quantities or not any(t.type in _SIDES for t in toks):
         return  # nothing said at the peak or on average, beyond a stated ratio
     covered = {t.index for m in matches for t in m.toks}
@@ -116,7 +139,7 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
             )
         return
     if ratio:
-        reading.values[name] = peak / ratio
+        reading.values[name] = round(peak / ratio) if name == "concurrency" else peak / ratio
         said_at_peak = f"← '{peak_said}'"
         reading.understood[:] = [u for u in reading.understood if not u.endswith(said_at_peak)]
         reading.understood.append(

@@ -20,6 +20,7 @@ from core.parse.dates import dates
 from core.parse.facts import Reading, read
 from core.parse.grammar import matches
 from core.parse.keyvalue import Pairs, read_pairs
+from core.parse.later import later
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.plausible import implausible
@@ -80,6 +81,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     tokens = scan(plain, lexicon_for(catalog))
     reading = read(plain, tokens.toks, matches(tokens.toks))
     multiply(reading, tokens.counts)
+    later(reading)
     nodes_to_gpus(reading, catalog)
     for day, said in as_of:
         reading.put("as_of", day, f"as of {day.isoformat()}", said)

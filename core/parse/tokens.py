@@ -43,6 +43,7 @@ _RAW_NO_KV = re.compile(_PIECES)
 
 _JOINERS = frozenset("-_/.")
 _DIRECTION_WORDS = frozenset({"OUT", "IN", "REASON"})
+_VOLUME_AFTER = frozenset({"OUT", "OUTS", "IN", "INS", "REASON", "TOKENS", "REQUESTS"})
 """After "and", a direction word starts the next amount ("1.200 tokens and output 350")."""
 _SHORT_GPU = re.compile(r"[abglmt]\d")
 """Two-character GPU names (L4, T4, A2): "H2" and "Q3" are halves and quarters."""
@@ -540,6 +541,13 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             out.append(_merge("MONEY", lex[i : i + 2], lex[i + 1].value))
             i += 2
             continue
+        if kind == "TERM":
+            k = i + 1
+            while k < n and lex[k].type == FILLER:
+                k += 1
+            if at(k) == "NUM" and at(k + 1) in _VOLUME_AFTER:
+                i += 1  # "lease: 600M output tokens/day": the lease's volume, not its term
+                continue
         if kind == "TIMESWORD" and at(i + 1) == "NUM":
             out.append(_merge("XNUM", lex[i : i + 2], lex[i + 1].value))
             i += 2

@@ -278,3 +278,37 @@ def test_a_renewal_for_another_year_is_a_term_a_next_year_is_not(catalog: Catalo
     assert parse(renewal, catalog).fields["term_months"] == 12
     span = "Over the next 6 months we expect Llama 3.1 8B at 2M req/day, 200 out"
     assert "term_months" not in parse(span, catalog).fields
+
+
+def test_a_later_multiple_is_applied_only_when_asked(catalog: Catalog) -> None:
+    asked = parse(
+        "MiniMax-M2.5, 35M output tokens/day today and 3x that by mid-year (size for the "
+        "mid-year number)",
+        catalog,
+    )
+    assert asked.fields["output_tokens_per_day"] == 105e6
+    told = parse("MiniMax-M2.5, 35M output tokens/day today and 3x that by mid-year", catalog)
+    assert told.fields["output_tokens_per_day"] == 35e6
+    assert any("sized for today's volume" in a for a in told.ambiguities)
+
+
+def test_an_average_said_as_a_share_of_the_peak_gives_the_ratio(catalog: Catalog) -> None:
+    got = parse(
+        "Qwen3-30B-A3B, ~417 turns/s at peak, and the average over the day is ~40% of peak. "
+        "800 in, 60 out",
+        catalog,
+    ).fields
+    assert got["peak_to_average"] == 2.5
+    assert got["requests_per_day"] == pytest.approx(417 * 86400 / 2.5)
+
+
+def test_a_lease_word_before_a_volume_is_no_term_and_as_of_then_points_back(
+    catalog: Catalog,
+) -> None:
+    got = parse(
+        "Kimi K3 vs a lease: 600M output tokens/day, 12-month term. Lease would start "
+        "1 February 2027, so use prices as of then.",
+        catalog,
+    ).fields
+    assert (got["output_tokens_per_day"], got["term_months"]) == (600e6, 12)
+    assert str(got["as_of"]) == "2027-02-01"

@@ -1,0 +1,58 @@
+"""A volume said for later: "35M output tokens/day today and 3x that by mid-year (size
+for the mid-year number)", "double that for next year's plan — size for the doubled number".
+
+Customers give today's volume and what it becomes. Which one to size for is theirs to
+say: with an instruction to size for the later figure, the day's volume is multiplied
+and the multiplication said; without one, today's volume is sized and the multiple is
+named back, so nobody reads a sizing for today as one for next year.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from core.parse.numbers import compact
+
+if TYPE_CHECKING:
+    from core.parse.facts import Reading
+
+_FACTOR_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "quadruple": 4.0}
+_MULTIPLE = re.compile(
+    r"(?:\b(?P<n>\d+(?:\.\d+)?)\s*[x×]|\b(?P<word>double|twice|triple|quadruple))\s+"
+    r"(?:that|this|it|the\s+(?:volume|traffic|load|number))\b[^.;!?\n(—,]{0,40}",
+    re.IGNORECASE,
+)
+_SIZE_FOR_IT = re.compile(
+    r"\bsize[ds]?\s+(?:it\s+|this\s+|the\s+lease\s+)?(?:for|on|to)\s+(?:the\s+)?"
+    r"(?:[\w'-]+[\s-]){0,2}?(?:number|figure|volume|traffic|load|plan|case)\b",
+    re.IGNORECASE,
+)
+_VOLUMES = {"output_tokens_per_day": "output tokens/day", "requests_per_day": "requests/day"}
+
+
+def later(reading: Reading) -> None:
+    """Apply "Nx that" to the day's volume when the message asks to size for it."""
+    text = reading.text
+    if "that" not in text and "this" not in text and " it" not in text and "the " not in text:
+        return
+    found = _MULTIPLE.search(text)
+    if found is None:
+        return
+    factor = float(found["n"]) if found["n"] else _FACTOR_WORDS[found["word"].lower()]
+    name = next((n for n in _VOLUMES if reading.values.get(n) is not None), None)
+    if name is None or not 1 < factor <= 100:
+        return
+    said = " ".join(found.group().split())
+    asked = _SIZE_FOR_IT.search(text)
+    if asked is None:
+        reading.ambiguous(
+            f"'{said}': sized for today's volume; say 'size for {factor:g}x' to size for it"
+        )
+        return
+    scaled = reading.values[name] * factor
+    reading.values[name] = scaled
+    reading.understood.append(
+        f"{compact(scaled)} {_VOLUMES[name]}: × {factor:g} ('{said}'), "
+        f"as asked ('{' '.join(asked.group().split())}')"
+    )
