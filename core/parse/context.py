@@ -24,8 +24,8 @@ _LATENCY = re.compile(
 )
 _VOLUME = re.compile(
     r"\b(?:(?P<requests>requests?|req|reqs|calls?|queries|query|tasks?|sessions?|chats?|"
-    r"conversations?|rps|qps|rpm|turns?|descriptions?|summaries|emails?|tickets?|images?|"
-    r"translations?|articles?|reviews?|reports?|transcripts?|searches|lookups?|jobs?)|(?P<tokens>tokens?|toks?|tps|tpm))\b",
+    r"conversations?|rps|qps|rpm|turns|descriptions|summaries|emails|tickets|images|"
+    r"translations|articles|reviews|reports|transcripts|searches|lookups|jobs)|(?P<tokens>tokens?|toks?|tps|tpm))\b",
     re.IGNORECASE,
 )
 REACH = 80

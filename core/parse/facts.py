@@ -64,6 +64,8 @@ class Reading:
     whether each was said at the peak or on average."""
     assumed: list[str] = field(default_factory=list)
     ambiguities: list[str] = field(default_factory=list)
+    history: dict[str, list[Any]] = field(default_factory=dict)
+    """Every value each field was given, in order (``core.parse.sums`` adds them up)."""
 
     def said(self, m: Match) -> str:
         """The words a fact came from (the last one asked is kept: rules ask it twice)."""
@@ -79,6 +81,7 @@ class Reading:
                 f"two values for {name} ({_show(old)} and {_show(value)}): using {_show(value)}"
             )
         self.values[name] = value
+        self.history.setdefault(name, []).append(value)
         if name in QUANTITIES and self.match is not None:
             self.quantities.append((name, float(value), self.match))
         match = self.match

@@ -328,7 +328,7 @@ def _typo_table(words: dict[str, tuple[str, str | float | None]]) -> dict[str, s
         if len(w) < TYPO_MIN_LENGTH or terminal in (FILLER, "TIME", "PER_TIME"):
             continue
         for d in _deletions(w, keep_self=False):
-            if d not in words:
+            if d not in words and not (w.endswith("s") and d == w[:-1]):  # "review": a label
                 typos.setdefault(d, w)
     for w in words:
         typos[w] = w

@@ -26,6 +26,7 @@ from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.plausible import implausible
 from core.parse.products import multiply
 from core.parse.references import blank_references
+from core.parse.sums import add_up
 from core.parse.tables import structured
 from core.parse.tokens import scan
 from core.pricing import offered_gpus
@@ -81,6 +82,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     tokens = scan(plain, lexicon_for(catalog))
     reading = read(plain, tokens.toks, matches(tokens.toks))
     multiply(reading, tokens.counts)
+    add_up(reading)
     later(reading)
     nodes_to_gpus(reading, catalog)
     for day, said in as_of:

@@ -22,8 +22,10 @@ from typing import ClassVar
 
 from core.parse import numbers
 from core.parse.corrections import corrected
+from core.parse.keyvalue import KNOWN
 from core.parse.lexicon import BREAK, FILLER, PHRASES, Lexicon
 from core.parse.spoken import spoken_name
+from core.parse.tables import contract_pair
 
 _KV = r"(?P<kv>(?<![\w.=/])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
 _PIECES = (
@@ -35,7 +37,7 @@ _PIECES = (
     r"(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
     r"|(?P<word>(?<=\d)[xX×](?=[^\W_])|[^\W\d_][^\W_]*(?:\.\d+[^\W_]*)*(?:['’][^\W\d_]+)?)"
     r"|(?P<sym>[$€£%/×~<>≤≥+&=:_*-])"
-    r"|(?P<sep>[.;!?\n,()\[\]|—–])"
+    r"|(?P<sep>[.;!?\n,()\[\]|—–→⇒])"
 )
 _RAW = re.compile(_KV + "|" + _PIECES)
 _RAW_NO_KV = re.compile(_PIECES)
@@ -143,6 +145,9 @@ def raw_pieces(text: str) -> list[Raw]:
         kind = m.lastgroup or "sep"
         piece = m.group()
         lower = piece.lower()
+        if kind == "kv" and _prose_equals(lower):  # "2 nodes × 4 H100 = 8 GPUs total"
+            out.extend(_shifted(raw_pieces_plain(piece), m.start()))
+            continue
         key = ""
         if kind == "word" or kind == "num":
             key = lower
@@ -150,6 +155,27 @@ def raw_pieces(text: str) -> list[Raw]:
                 key = _NOT_KEY.sub("", key)
         append(Raw(kind, piece, m.start(), m.end(), lower, key))
     return out
+
+
+def raw_pieces_plain(text: str) -> list[Raw]:
+    """``text``'s pieces with no ``key=value`` among them."""
+    return raw_pieces(text.replace("=", " "))
+
+
+def _shifted(raws: list[Raw], by: int) -> list[Raw]:
+    for r in raws:
+        r.start += by
+        r.end += by
+    return raws
+
+
+def _prose_equals(lower: str) -> bool:
+    """An "=" with spaces around it after a word that names no field is arithmetic in
+    prose, not a pair: "4 H100 = 8 GPUs". ``gpus = 8`` and ``bs=32`` stay pairs."""
+    key, _, _ = lower.partition("=")
+    if not (key.endswith((" ", "\t")) or lower[len(key) + 1 : len(key) + 2] in (" ", "\t")):
+        return False
+    return key.strip() not in KNOWN and contract_pair(key.strip(), "1") is None
 
 
 def scan(text: str, lexicon: Lexicon) -> Scan:

@@ -312,3 +312,33 @@ def test_a_lease_word_before_a_volume_is_no_term_and_as_of_then_points_back(
     ).fields
     assert (got["output_tokens_per_day"], got["term_months"]) == (600e6, 12)
     assert str(got["as_of"]) == "2027-02-01"
+
+
+def test_volumes_of_several_apps_that_add_up_are_summed_and_said(catalog: Catalog) -> None:
+    parsed = parse(
+        "Three apps on DeepSeek V3: chat 120M out tokens/day, summarization 45M/day, code "
+        "review 35M/day. Total peak about 2.5x average. H200.",
+        catalog,
+    )
+    assert parsed.fields["output_tokens_per_day"] == 200e6
+    assert "requests_per_day" not in parsed.fields  # "code review" labels, counts nothing
+    assert "200M output tokens/day in all: 120M + 45M + 35M" in parsed.understood
+
+
+def test_two_volumes_with_no_word_that_adds_them_are_asked_about(catalog: Catalog) -> None:
+    parsed = parse("DeepSeek V3: 120M out tokens/day, then 45M/day", catalog)
+    assert any("two values for output_tokens_per_day" in a for a in parsed.ambiguities)
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus", "concurrency"),
+    [
+        ("GLM-5 on 4 nodes of 8x B200 (so 32 GPUs), 6 streams per GPU → 192 concurrent", 32, 192),
+        ("Llama 70B: 2 nodes × 4 H100 = 8 GPUs total, 8 users per GPU → 64 concurrent", 8, 64),
+    ],
+)
+def test_arithmetic_in_prose_is_no_key_value_pair_and_an_arrow_ends_a_fact(
+    text: str, gpus: int, concurrency: int, catalog: Catalog
+) -> None:
+    got = parse(text, catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (gpus, concurrency)
