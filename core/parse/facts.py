@@ -35,6 +35,9 @@ _LEASING = re.compile(
     r"\b(?:renew\w*|extend\w*|extension|lease|sign\w*|commit\w*|contract)\b", re.I
 )
 """...unless the sentence is about the lease itself ("renew for another 12 months")."""
+ELLIPTIC_MIN = 1000.0
+"""A bare rate this large ("400M/day") is a day's volume; a small one ("30/s") may be a
+speed or a rate of anything, and is asked about."""
 _THOUSANDS_DOT = re.compile(r"\d{1,3}\.\d{3}")
 QUANTITIES = frozenset({"requests_per_day", "output_tokens_per_day", "concurrency"})
 
@@ -64,7 +67,7 @@ class Reading:
     whether each was said at the peak or on average."""
     assumed: list[str] = field(default_factory=list)
     ambiguities: list[str] = field(default_factory=list)
-    history: dict[str, list[Any]] = field(default_factory=dict)
+    history: dict[str, list[tuple[Any, Match | None]]] = field(default_factory=dict)
     """Every value each field was given, in order (``core.parse.sums`` adds them up)."""
 
     def said(self, m: Match) -> str:
@@ -81,7 +84,7 @@ class Reading:
                 f"two values for {name} ({_show(old)} and {_show(value)}): using {_show(value)}"
             )
         self.values[name] = value
-        self.history.setdefault(name, []).append(value)
+        self.history.setdefault(name, []).append((value, self.match))
         if name in QUANTITIES and self.match is not None:
             self.quantities.append((name, float(value), self.match))
         match = self.match
@@ -172,6 +175,15 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
             r.assume(f"'{said}' read as output tokens, as the words before it say")
             _tokens(r, m, value, unit, said, "output")
             return
+        before = [k for k in ("output_tokens_per_day", "requests_per_day") if k in r.values]
+        if len(before) == 1 and value >= ELLIPTIC_MIN:  # "150M output tokens/day … 400M/day"
+            kind = "output tokens" if before[0] == "output_tokens_per_day" else "requests"
+            r.assume(f"'{said}' read as {kind}, like the volume said before it")
+            if kind == "requests":
+                _requests(r, value, unit, said)
+            else:
+                _tokens(r, m, value, unit, said, "output")
+            return
         r.ambiguous(
             f"'{said}': tokens or requests? say '{compact(value)} requests a {unit}' "
             f"or '{compact(value)} output tokens a {unit}'"
@@ -188,14 +200,15 @@ def _tokens(
 ) -> None:
     speed = timeunits.per_second(value, unit)
     if _has(m.toks, "PER_USER"):
-        r.put("min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user")
+        _target(r, m, "min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user")
         return
     if unit == "second" and speed < 1000 and direction in (None, "output"):
-        r.put("min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user")
-        r.ambiguous(
-            f"'{said}' read as the speed each user needs; for a total volume say "
-            "'output tokens a day'"
-        )
+        note = f"at least {speed:g} tokens/s per user"
+        if _target(r, m, "min_per_user_tokens_per_s", speed, note):
+            r.ambiguous(
+                f"'{said}' read as the speed each user needs; for a total volume say "
+                "'output tokens a day'"
+            )
         return
     if direction in ("input", "reasoning"):
         r.ambiguous(
@@ -285,7 +298,7 @@ def _user_speed(r: Reading, m: Match, toks: list[Tok]) -> None:
         _rate(r, m, toks)  # "users send 2B tokens a day" is a volume
         return
     speed = timeunits.per_second(_num(m.toks, "NUM"), unit)
-    r.put("min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user")
+    _target(r, m, "min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user")
 
 
 def _context(r: Reading, m: Match, toks: list[Tok]) -> None:
@@ -351,6 +364,37 @@ def _concurrency(r: Reading, m: Match, toks: list[Tok]) -> None:
         )
 
 
+_SEEN = re.compile(
+    r"\b(?:currently|today|right\s+now|at\s+the\s+moment|at\s+present|we\s+see|seeing"
+    r"|we\s+get|getting|observed|measured|we\s+measure|they\s+measure|our\s+current"
+    r"|their\s+current|on\s+(?:our|their)\s+current)\b",
+    re.IGNORECASE,
+)
+_WANTED = re.compile(
+    r"\b(?:want|wants|wanted|need|needs|target|must|should|require[sd]?|at\s+least|no\s+more"
+    r"|under|below|within|sla|slo|max(?:imum)?|goal|expect(?:ed|s)?)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"[,;.(\n!?]")
+
+
+def _target(r: Reading, m: Match, name: str, value: float, note: str) -> bool:
+    """A speed or latency target, unless the words around it say it is what they see today
+    ("Currently TTFT is 900 ms", "45 tok/s per stream observed today"): that is no target."""
+    before = context.before(r.text, m.toks[0].start)[-40:]
+    end = m.toks[-1].end
+    cut = _CLAUSE_END.search(r.text, end, end + 40)
+    after = r.text[end : cut.start() if cut else end + 40]
+    if _SEEN.search(before + " " + after) and not _WANTED.search(before + " " + after):
+        example = "TTFT under 1 s" if name == "max_ttft_s" else "at least 30 tokens/s per user"
+        r.ambiguous(
+            f"'{r.said(m)}' is what they see today, not read as a target (e.g. '{example}')"
+        )
+        return False
+    r.put(name, value, note)
+    return True
+
+
 def _ttft(r: Reading, m: Match, toks: list[Tok]) -> None:
     value = _num(m.toks, "NUM")
     unit = _unit(m.toks, "TIME")
@@ -358,7 +402,7 @@ def _ttft(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.assume(f"TTFT {value:g} read as seconds")
         unit = "second"
     seconds = value * timeunits.seconds(unit)
-    r.put("max_ttft_s", seconds, f"TTFT under {seconds:g} s")
+    _target(r, m, "max_ttft_s", seconds, f"TTFT under {seconds:g} s")
 
 
 def _tpot(r: Reading, m: Match, toks: list[Tok]) -> None:
@@ -368,7 +412,9 @@ def _tpot(r: Reading, m: Match, toks: list[Tok]) -> None:
     if seconds <= 0:
         return
     speed = 1 / seconds
-    r.put("min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user (1/TPOT)")
+    _target(
+        r, m, "min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user (1/TPOT)"
+    )
 
 
 def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
@@ -391,7 +437,7 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
         latency = unit in ("second", "millisecond", "minute") and not _has(m.toks, "TERM")
         if latency and context.latency(context.before(r.text, m.toks[0].start)):
             seconds = value * timeunits.seconds(unit)  # "first token ... within 2 seconds"
-            r.put("max_ttft_s", seconds, f"TTFT under {seconds:g} s")
+            _target(r, m, "max_ttft_s", seconds, f"TTFT under {seconds:g} s")
             return
         if latency:
             r.ambiguous(f"'{r.said(m)}': not read; for a latency target say 'TTFT under 1.5 s'")

@@ -18,6 +18,7 @@ from core.parse.numbers import compact
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
+    from core.parse.grammar import Match
 
 _ADDS_UP = re.compile(
     r"\b(?:total|totals|combined|in\s+all|altogether|all\s+together|sum|summed|plus"
@@ -25,6 +26,7 @@ _ADDS_UP = re.compile(
     r"|services|use\s+cases))\b",
     re.IGNORECASE,
 )
+_SIDES = re.compile(r"\b(?:peaks?|average|avg|mean|busiest|typical|normal)\b", re.IGNORECASE)
 _VOLUMES = {"output_tokens_per_day": "output tokens/day", "requests_per_day": "requests/day"}
 
 
@@ -32,11 +34,24 @@ def add_up(reading: Reading) -> None:
     for name, unit in _VOLUMES.items():
         twice = f"two values for {name}"
         flagged = [a for a in reading.ambiguities if a.startswith(twice)]
-        values = reading.history.get(name, [])
-        if not flagged or len(values) < 2 or not _ADDS_UP.search(reading.text):
+        said = reading.history.get(name, [])
+        if not flagged or len(said) < 2 or not _ADDS_UP.search(reading.text):
             continue
+        if _peak_or_average_among(reading, [m for _, m in said]):
+            continue  # "each ~250 req/s at its own peak … global average 600 req/s"
+        values = [v for v, _ in said]
         total = sum(values)
         reading.values[name] = total
         reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
         parts = " + ".join(compact(v) for v in values)
         reading.understood.append(f"{compact(total)} {unit} in all: {parts}")
+
+
+def _peak_or_average_among(reading: Reading, facts: list[Match | None]) -> bool:
+    """Whether a peak or average word stands among the values (they are then two sides
+    of one volume, not parts of a sum)."""
+    spans = [(m.toks[0].start, m.toks[-1].end) for m in facts if m is not None]
+    if len(spans) < 2:
+        return True
+    start, end = min(s for s, _ in spans), max(e for _, e in spans)
+    return _SIDES.search(reading.text, start, end) is not None

@@ -24,7 +24,8 @@ ABBREVIATIONS = frozenset(
 )
 """Abbreviations whose period ends no sentence ("2,5 Mio. requests", "ca. 1.200")."""
 _QUOTED = re.compile(r"(?:[ \t]*>)*[ \t]*")
-_NUMBERED = re.compile(r"\d+[.)]\s")
+_NUMBERED = re.compile(r"\d+[.)]\s|\d{1,3}(?:\.\d{1,3})+\.?\s+[A-Z]")
+"""A numbered item or clause ("2.", "3)", "4.2.1 The Service", "2.5 Planned"): never joined."""
 _LABEL = re.compile(r"[^\n:]{1,30}:\s")
 _TRAILING_WORD = re.compile(r"[A-Za-z]{1,7}$")
 _GOES_ON = frozenset("(~$€£")

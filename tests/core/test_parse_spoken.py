@@ -342,3 +342,36 @@ def test_arithmetic_in_prose_is_no_key_value_pair_and_an_arrow_ends_a_fact(
 ) -> None:
     got = parse(text, catalog).fields
     assert (got["gpus"], got["concurrency"]) == (gpus, concurrency)
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("Qwen3-30B-A3B: currently TTFT is 900 ms on our A100s. 800 req/min, 80 out", "max_ttft_s"),
+        (
+            "MiniMax M2.5: average 45 tok/s per stream observed today. 80M out/day",
+            "min_per_user_tokens_per_s",
+        ),
+    ],
+)
+def test_a_speed_or_latency_seen_today_is_no_target(
+    text: str, field: str, catalog: Catalog
+) -> None:
+    parsed = parse(text, catalog)
+    assert field not in parsed.fields
+    assert any("what they see today" in a for a in parsed.ambiguities)
+
+
+def test_a_latency_wanted_is_a_target_even_beside_today(catalog: Catalog) -> None:
+    got = parse("Llama 3.1 8B, 2M req/day, 200 out; we need TTFT under 1 s today", catalog)
+    assert got.fields["max_ttft_s"] == 1.0
+
+
+def test_a_bare_day_rate_after_a_typed_one_takes_its_kind(catalog: Catalog) -> None:
+    parsed = parse(
+        "DeepSeek V3 chat: today we serve 150M output tokens/day; after the EU launch we "
+        "expect 400M/day.",
+        catalog,
+    )
+    assert parsed.fields["output_tokens_per_day"] == 400e6
+    assert any("like the volume said before it" in a for a in parsed.assumed)
