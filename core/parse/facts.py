@@ -434,6 +434,8 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.ambiguous(f"'{r.said(m)}' not read as a lease term (say 'a 36-month term' if it is)")
         return
     if unit not in ("month", "quarter", "year"):
+        if horizon and unit in ("day", "week"):
+            return  # "last 30 days": a window of time, said with what it measures
         latency = unit in ("second", "millisecond", "minute") and not _has(m.toks, "TERM")
         if latency and context.latency(context.before(r.text, m.toks[0].start)):
             seconds = value * timeunits.seconds(unit)  # "first token ... within 2 seconds"

@@ -41,7 +41,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "NODES": ("", "node nodes server servers box boxes host hosts machine machines rack racks"),
     "CENTS": ("", "cents cent"),
     "FXWORD": ("", "€ £ eur euro euros gbp pound pounds yen jpy rmb cny yuan inr rupees rupee"),
-    "AVG": ("", "average averaged avg mean baseline normal usual typical"),
+    "AVG": ("", "average averaged avg mean baseline normal usual typical overall"),
     "P2A": ("", "p2a ptoa"),
     "BUDGET": ("", "budget budgets budgeted"),
     "TTFT": ("", "ttft"),
@@ -67,7 +67,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "the of at about around roughly approximately approx circa ~ near nearly almost up "
         "under below less than within max maximum most least over above more plus some like "
         "maybe probably currently today now so that this these those which who if then by "
-        "from into across total overall typically usually and or but also just only "
+        "from into across total typically usually and or but also just only "
         "still all any ratio size rate speed price pricing cost costs priced quote target "
         "goal model models is are was were be been being have has had will would should could "
         "can must we our they their them us you your i my me want wants wanted need needs "

@@ -45,14 +45,27 @@ _SHARE_OF_PEAK = re.compile(
 """ratio said the other way round: "the average over the day is ~40% of peak"."""
 
 
+_FRACTION_OF_PEAK = re.compile(
+    r"\b(?:a|one)\s+(?P<part>half|third|quarter|fifth)\s+of\s+(?:that|it|this|the\s+peak)"
+    r"\s+(?:on\s+)?(?:average|avg)\b",
+    re.IGNORECASE,
+)
+"""The same said with a fraction, after a rate at the peak: "…, a third of that on average"."""
+_PARTS = {"half": 2.0, "third": 3.0, "quarter": 4.0, "fifth": 5.0}
+
+
 def share_of_peak(reading: Reading) -> None:
     """An average said as a share of the peak gives the peak-to-average ratio."""
-    if "peak_to_average" in reading.values or "%" not in reading.text:
+    if "peak_to_average" in reading.values:
         return
-    found = _SHARE_OF_PEAK.search(reading.text)
-    if found is None or not 0 < float(found["pct"]) < 100:
+    text = reading.text
+    found = _SHARE_OF_PEAK.search(text) if "%" in text else None
+    if found is not None and 0 < float(found["pct"]) < 100:
+        ratio = 100 / float(found["pct"])
+    elif " of " in text and (found := _FRACTION_OF_PEAK.search(text)) is not None:
+        ratio = _PARTS[found["part"].lower()]
+    else:
         return
-    ratio = 100 / float(found["pct"])
     said = " ".join(found.group().split())
     reading.values["peak_to_average"] = ratio
     reading.understood.append(f"peak {ratio:.3g}x the average ← '{said}'")

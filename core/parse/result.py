@@ -29,6 +29,7 @@ from core.parse.references import blank_references
 from core.parse.sums import add_up
 from core.parse.tables import structured
 from core.parse.tokens import scan
+from core.parse.volumes import totals
 from core.pricing import offered_gpus
 from core.scenario import Scenario
 from core.traffic import Traffic
@@ -82,6 +83,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     tokens = scan(plain, lexicon_for(catalog))
     reading = read(plain, tokens.toks, matches(tokens.toks))
     multiply(reading, tokens.counts)
+    totals(reading, tokens.counts)
     add_up(reading)
     later(reading)
     nodes_to_gpus(reading, catalog)

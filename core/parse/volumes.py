@@ -1,16 +1,26 @@
-"""A volume said like a request's length: "we generate 700 million output tokens a day".
+"""Volumes said other ways: like a request's length ("we generate 700 million output
+tokens a day"), as a total over a window ("45B output tokens total, last 30 days"), or as
+a day ("Average day is 900k requests").
 
 The grammar reads "generated 700 million" as one request's output when a word before
 the number names the direction, and the time after it is left over. No request answers
 with 700 million tokens (``core.parse.plausible`` bounds it), so such a figure, with a
 time said right after it ("a day", "per month", "in year one") or right before it
 ("annual volume: 20 billion output tokens"), is the traffic's volume over that time.
-With no time in sight it stays implausible, and is asked about.
+With no time in sight it stays implausible, and is asked about. A total is divided by
+its window's days; a volume after "day is" is that day's.
 """
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+from core.parse.numbers import compact
+
+if TYPE_CHECKING:
+    from core.parse.facts import Reading
+    from core.parse.tokens import Tok
 
 _AFTER = re.compile(
     r"[\s~]*(?:output\s+|generated\s+)?(?:tokens?\s+|toks?\s+)?(?:of\s+output\s+)?"
@@ -42,3 +52,57 @@ def time_beside(text: str, start: int, end: int) -> str | None:
         return after["unit"] or _ADVERBS.get((after["adverb"] or "").lower(), "year")
     before = _BEFORE.search(text[max(0, start - 60) : start])
     return _ADVERBS[before["adverb"].lower()] if before else None
+
+
+_TOTAL_AFTER = re.compile(
+    r"\s*(?:(?P<requests>requests?|reqs?|calls|queries|conversations)"
+    r"|(?P<tokens>(?:output|generated|completion)\s+tokens?|tokens?\s+(?:out|generated)))"
+    r"\s+(?:in\s+)?total\b",
+    re.IGNORECASE,
+)
+_DAY_BEFORE = re.compile(
+    r"\bday\s+(?:is|was|sees|has|of|:|=)\s*(?:about|around|roughly|~|≈)?\s*$", re.IGNORECASE
+)
+_DAY_AFTER = re.compile(r"\s*(?P<requests>requests?|reqs?|calls|queries)\b", re.IGNORECASE)
+_WINDOW = re.compile(
+    r"\b(?:last|past|previous|trailing)\s+(?P<n>\d{1,3}|a|one|two|three|four|six|twelve)?\s*"
+    r"(?P<unit>days?|weeks?|months?|quarters?|years?)\b",
+    re.IGNORECASE,
+)
+_SMALL = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "twelve": 12}
+_DAYS = {"day": 1, "week": 7, "month": 30, "quarter": 91.25, "year": 365}
+
+
+def totals(reading: Reading, counts: list[Tok]) -> None:
+    """Totals over a window ("60M requests total", "45B output tokens total" with "last
+    30 days") and a day's volume said as a day ("Average day is 900k requests")."""
+    text = reading.text
+    window = _WINDOW.search(text) if "total" in text.lower() else None
+    for t in counts:
+        if t.type != "NUM" or not isinstance(t.value, float):
+            continue
+        total = _TOTAL_AFTER.match(text, t.end) if window else None
+        day = None if total else _DAY_BEFORE.search(text, max(0, t.start - 30), t.start)
+        if total is not None and window is not None:
+            n = window["n"]
+            count = int(n) if n and n.isdigit() else _SMALL.get((n or "a").lower(), 1)
+            days = count * _DAYS[window["unit"].lower().rstrip("s")]
+            per_day, said = t.value / days, " ".join(text[t.start : total.end()].split())
+            name = "requests_per_day" if total["requests"] else "output_tokens_per_day"
+            _put(reading, name, per_day, said, f"over the {' '.join(window.group().split())}")
+        elif day is not None and (after := _DAY_AFTER.match(text, t.end)) is not None:
+            said = " ".join(text[day.start() : after.end()].split())
+            _put(reading, "requests_per_day", t.value, said, "a day")
+
+
+def _put(reading: Reading, name: str, value: float, said: str, over: str) -> None:
+    if reading.values.get(name) is not None:
+        return  # a rate said outright wins
+    source = reading.sources.get("output_tokens")
+    if name == "output_tokens_per_day" and source is not None and source in said:
+        reading.values.pop("output_tokens", None)  # "45B output tokens" was no request's
+        reading.sources.pop("output_tokens")
+        reading.understood[:] = [u for u in reading.understood if f"← '{source}'" not in u]
+    reading.match = None
+    unit = "requests/day" if name == "requests_per_day" else "output tokens/day"
+    reading.put(name, value, f"{compact(value)} {unit} ({over})", said)

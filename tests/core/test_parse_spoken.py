@@ -375,3 +375,41 @@ def test_a_bare_day_rate_after_a_typed_one_takes_its_kind(catalog: Catalog) -> N
     )
     assert parsed.fields["output_tokens_per_day"] == 400e6
     assert any("like the volume said before it" in a for a in parsed.assumed)
+
+
+def test_totals_over_a_window_are_read_per_day(catalog: Catalog) -> None:
+    parsed = parse(
+        "Traffic, per the dashboard (last 30 days):\n• 45B output tokens total\n"
+        "• 60M requests total\nModel: gpt-oss-20b",
+        catalog,
+    )
+    assert parsed.fields["output_tokens_per_day"] == 1.5e9
+    assert parsed.fields["requests_per_day"] == 2e6
+    assert "output_tokens" not in parsed.fields and parsed.ambiguities == []
+
+
+@pytest.mark.parametrize(
+    ("text", "per_day", "ratio"),
+    [
+        ("Kimi K2. Average day is 900k requests; peak hour runs 3x the daily average", 9e5, 3),
+        ("Llama 3.1 70B: 2.1M daily requests, 1k in, 200 out", 2.1e6, None),
+        (
+            "Thirty-six thousand requests an hour at the peak, a third of that on average, "
+            "Qwen2.5-72B, 250 out",
+            36_000 * 24 / 3,
+            3,
+        ),
+        (
+            "60 concurrent sessions on average and 150 at peak; about 20 requests per second "
+            "overall; Qwen2.5-72B, 300 out",
+            20 * 86400,
+            2.5,
+        ),
+    ],
+)
+def test_a_days_volume_said_as_a_day_or_beside_its_average(
+    text: str, per_day: float, ratio: float | None, catalog: Catalog
+) -> None:
+    got = parse(text, catalog).fields
+    assert got["requests_per_day"] == pytest.approx(per_day)
+    assert got.get("peak_to_average") == ratio
