@@ -31,6 +31,7 @@ _PER_REQUEST = {
 
 _HORIZON = re.compile(r"\b(?:next|another|coming|following|first|last|past)\s*$", re.I)
 """Words before "6 months" that make it a span of time, not a lease term."""
+_PAST = re.compile(r"\b(?:last|past|previous|trailing)\s*$", re.I)
 _LEASING = re.compile(
     r"\b(?:renew\w*|extend\w*|extension|lease|sign\w*|commit\w*|contract)\b", re.I
 )
@@ -430,12 +431,12 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
     horizon = bool(_HORIZON.search(before)) or " more " in r.said(m)
     if horizon and _LEASING.search(before):
         horizon = False  # "renewal at the same rate for another 12 months": a term after all
+    if horizon and (_PAST.search(before) or unit in ("day", "week")):
+        return  # "last 30 days", "last 4 months": a window of time, said with what it measures
     if unit in ("month", "quarter", "year") and not _has(m.toks, "TERM") and horizon:
         r.ambiguous(f"'{r.said(m)}' not read as a lease term (say 'a 36-month term' if it is)")
         return
     if unit not in ("month", "quarter", "year"):
-        if horizon and unit in ("day", "week"):
-            return  # "last 30 days": a window of time, said with what it measures
         latency = unit in ("second", "millisecond", "minute") and not _has(m.toks, "TERM")
         if latency and context.latency(context.before(r.text, m.toks[0].start)):
             seconds = value * timeunits.seconds(unit)  # "first token ... within 2 seconds"

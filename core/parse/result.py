@@ -29,6 +29,7 @@ from core.parse.references import blank_references
 from core.parse.sums import add_up
 from core.parse.tables import structured
 from core.parse.tokens import scan
+from core.parse.trends import trend
 from core.parse.volumes import totals
 from core.pricing import offered_gpus
 from core.scenario import Scenario
@@ -86,6 +87,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     totals(reading, tokens.counts)
     add_up(reading)
     later(reading)
+    trend(reading)
     nodes_to_gpus(reading, catalog)
     for day, said in as_of:
         reading.put("as_of", day, f"as of {day.isoformat()}", said)

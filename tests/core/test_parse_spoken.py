@@ -413,3 +413,35 @@ def test_a_days_volume_said_as_a_day_or_beside_its_average(
     got = parse(text, catalog).fields
     assert got["requests_per_day"] == pytest.approx(per_day)
     assert got.get("peak_to_average") == ratio
+
+
+def test_a_volumes_history_gives_the_latest_and_its_growth_when_it_goes_on(
+    catalog: Catalog,
+) -> None:
+    text = (
+        "Usage for the Qwen2.5-72B bot, last 4 months (req/day): 200k → 240k → 288k → 346k. "
+        "Expect the same trend. 1,800 in, 300 out"
+    )
+    got = parse(text, catalog)
+    assert got.fields["requests_per_day"] == 346_000
+    assert got.fields["monthly_growth"] == pytest.approx(0.2, abs=0.001)
+    assert got.ambiguities == []
+    silent = parse(text.replace("Expect the same trend. ", ""), catalog)
+    assert "monthly_growth" not in silent.fields
+    assert any("grew 20.0% a month" in a for a in silent.assumed)
+
+
+def test_a_pasted_monthly_usage_table_gives_the_latest_month_per_day(catalog: Catalog) -> None:
+    table = (
+        "Monthly output tokens (from the usage report):\nMonth\tOutput tokens\nJan 2026\t1.00B\n"
+        "Feb 2026\t1.10B\nMar 2026\t1.21B\nApr 2026\t1.33B\nModel: DeepSeek-V3, growth "
+        "continuing as is."
+    )
+    got = parse(table, catalog).fields
+    assert got["output_tokens_per_day"] == pytest.approx(1.33e9 / 30)
+    assert got["monthly_growth"] == pytest.approx(0.1, abs=0.001)
+
+
+def test_batch_sizes_in_a_list_are_no_volume_history(catalog: Catalog) -> None:
+    got = parse("Llama 3.1 8B on 1x H100 at batch 8, 16, 32; 400 output tokens", catalog)
+    assert "output_tokens_per_day" not in got.fields
