@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 _FACTOR_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "quadruple": 4.0}
 _MULTIPLE = re.compile(
     r"(?:\b(?P<n>\d+(?:\.\d+)?)\s*[x×]|\b(?P<word>double|twice|triple|quadruple))\s+"
-    r"(?:that|this|it|the\s+(?:volume|traffic|load|number))\b[^.;!?\n(—,]{0,40}",
-    re.IGNORECASE,
+    r"(?:that|this|it|the\s+(?:volume|traffic|load|number))\b[^.;!?\n(—,]{0,40}"
 )
+"""Looked for in the lower-cased text: no case-insensitive alternation over 10 KB."""
+_TIMES_THAT = re.compile(r"[x×]\s+(?:that|this|it|the)\b")
 _SIZE_FOR_IT = re.compile(
     r"\bsize[ds]?\s+(?:it\s+|this\s+|the\s+lease\s+)?(?:for|on|to)\s+(?:the\s+)?"
     r"(?:[\w'-]+[\s-]){0,2}?(?:number|figure|volume|traffic|load|plan|case)\b",
@@ -34,16 +35,17 @@ _VOLUMES = {"output_tokens_per_day": "output tokens/day", "requests_per_day": "r
 def later(reading: Reading) -> None:
     """Apply "Nx that" to the day's volume when the message asks to size for it."""
     text = reading.text
-    if "that" not in text and "this" not in text and " it" not in text and "the " not in text:
-        return
-    found = _MULTIPLE.search(text)
+    lower = text.lower()
+    if not any(w in lower for w in _FACTOR_WORDS) and _TIMES_THAT.search(lower) is None:
+        return  # most messages say no later multiple: looked for cheaply first
+    found = _MULTIPLE.search(lower)
     if found is None:
         return
-    factor = float(found["n"]) if found["n"] else _FACTOR_WORDS[found["word"].lower()]
+    factor = float(found["n"]) if found["n"] else _FACTOR_WORDS[found["word"]]
     name = next((n for n in _VOLUMES if reading.values.get(n) is not None), None)
     if name is None or not 1 < factor <= 100:
         return
-    said = " ".join(found.group().split())
+    said = " ".join(text[found.start() : found.end()].split())
     asked = _SIZE_FOR_IT.search(text)
     if asked is None:
         reading.ambiguous(

@@ -25,6 +25,8 @@ _MONTH = re.compile(
     r"|^\s*20\d\d[-/]\d{1,2}\s*$",
     re.IGNORECASE,
 )
+_ANY_MONTH = re.compile(r"(?m)^\s*(?:[A-Z][a-z]{2}|20\d\d[-/])")
+"""A line that starts like a month ("Jan 2026", "2026-01"): the table is looked at only then."""
 _GOES_ON = re.compile(
     r"\b(?:same\s+(?:trend|rate|pace)|trend\s+continu\w*|continu\w*\s+(?:as\s+is|like\s+this)"
     r"|growth\s+continu\w*|keeps?\s+growing|as\s+is\b|like\s+before)",
@@ -95,8 +97,11 @@ def trend(reading: Reading) -> None:
 
 
 def _series(text: str) -> Series | None:
-    found = _SERIES.search(text) if any(a in text for a in ("→", "->", "=>", "➝", ",")) else None
-    if found is not None and ("," not in found.group() or _STEPS.search(text)):
+    arrows = any(a in text for a in ("→", "->", "=>", "➝"))
+    lower = text.lower()
+    steps = any(w in lower for w in ("month", "quarter", "week", "year"))
+    found = _line_series(text, arrows, steps)
+    if found is not None and (arrows or "," not in found.group() or steps):
         values = [
             amount(v.strip("~≈ ")) for v in re.split(r"→|->|=>|➝|, then|then|, ", found.group())
         ]
@@ -114,8 +119,26 @@ def _series(text: str) -> Series | None:
     return _table(text)
 
 
+def _line_series(text: str, arrows: bool, steps: bool) -> re.Match[str] | None:
+    """The first series, looked for only on lines that can hold one (a regex over every
+    line of 10 KB costs more than the rest of this module)."""
+    if not arrows and not steps:
+        return None
+    at = 0
+    for line in text.split("\n"):
+        listed = line.count(", ") >= 2 and sum(p[:1].isdigit() for p in line.split(", ")) >= 2
+        if listed or (arrows and any(a in line for a in ("→", "->", "=>", "➝"))):
+            found = _SERIES.search(text, at, at + len(line))
+            if found is not None:
+                return found
+        at += len(line) + 1
+    return None
+
+
 def _table(text: str) -> Series | None:
     """Rows of "<month> | <figure>" (tab, pipe or comma separated), three or more."""
+    if not _ANY_MONTH.search(text):
+        return None
     lines = text.splitlines()
     rows: list[tuple[int, float]] = []
     for k, line in enumerate(lines):

@@ -81,8 +81,12 @@ def totals(reading: Reading, counts: list[Tok]) -> None:
     for t in counts:
         if t.type != "NUM" or not isinstance(t.value, float):
             continue
-        total = _TOTAL_AFTER.match(text, t.end) if window else None
-        day = None if total else _DAY_BEFORE.search(text, max(0, t.start - 30), t.start)
+        total = None
+        if window is not None and "total" in text[t.end : t.end + 40].lower():
+            total = _TOTAL_AFTER.match(text, t.end)
+        day = None
+        if total is None and "day" in text[max(0, t.start - 30) : t.start].lower():
+            day = _DAY_BEFORE.search(text, max(0, t.start - 30), t.start)
         if total is not None and window is not None:
             n = window["n"]
             count = int(n) if n and n.isdigit() else _SMALL.get((n or "a").lower(), 1)
