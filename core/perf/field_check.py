@@ -8,7 +8,13 @@ transfers to deployments nobody gave it. Each row becomes the question a sales e
 would ask (model, GPU, GPU count, precision, the serving engine by name, concurrency,
 prompt and output lengths) and the answer is compared with what was measured:
 aggregate output tokens/s, per-user tokens/s (1000 / TPOT) and time to first token,
-each against the one band the answer reports.
+the first two against the throughput band the answer reports, the third against its
+TTFT band.
+
+The TTFT bands come from this check itself (``with_ttft_bands``): the held-out
+first-token times are the engine's transfer errors, and each deployment is judged
+against the band set from every other deployment's (split-conformal, as the catalog's
+bands are set without the figure's source), never from its own.
 
 A row the engine cannot ask about yet (disaggregated prefill and decode workers, a
 layout the question has no way to name, an engine the catalog has no stack for) is
@@ -25,7 +31,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,8 +40,8 @@ from core.catalog import Catalog, Stack
 from core.catalog.field import FieldMeasurement, Worker
 from core.errors import InputError
 from core.perf.accuracy import GroupBaseline, Regression, worse
-from core.perf.engine import PerfEngine, PerfQuery, Throughput
-from core.perf.validation import without_field_rows
+from core.perf.engine import ErrorBands, FirstTokenCheck, PerfEngine, PerfQuery, Throughput
+from core.perf.validation import ttft_bands_from, without_field_rows
 
 Metric = Literal["aggregate", "per_user", "ttft"]
 METRICS: tuple[Metric, ...] = ("aggregate", "per_user", "ttft")
@@ -124,6 +130,9 @@ class FieldComparison:
     answer: Throughput
     assumed_parallelism: str
     """The layout the engine modelled in place of the row's (its stack's parallelism)."""
+    ttft_band: float | None = None
+    """The TTFT band the row is judged against: set without its deployment's first-token
+    times (None: the band the answer reports)."""
 
     @property
     def layout(self) -> Worker:
@@ -155,10 +164,20 @@ class FieldComparison:
         predicted = self.predicted(metric)
         return None if predicted is None else predicted / self.measured(metric) - 1.0
 
+    def band(self, metric: Metric) -> float:
+        """The band a metric is judged against: the answer's throughput band, or for time
+        to first token its TTFT band."""
+        if metric != "ttft":
+            return self.answer.error_band
+        if self.ttft_band is not None:
+            return self.ttft_band
+        found = self.answer.ttft_error_band
+        return self.answer.error_band if found is None else found
+
     def inside_band(self, metric: Metric) -> bool:
         """Whether the band the answer reports holds the measurement (never, unanswered)."""
         error = self.relative_error(metric)
-        return error is not None and abs(error) <= self.answer.error_band
+        return error is not None and abs(error) <= self.band(metric)
 
 
 @dataclass(frozen=True)
@@ -206,7 +225,10 @@ class FieldGroup:
     unanswered: int
     metrics: Mapping[Metric, MetricAccuracy]
     median_band: float | None
-    """The median band the answers reported (None: none asked): what coverage is of."""
+    """The median throughput band the answers reported (None: none asked): what the
+    throughput figures' coverage is of."""
+    median_ttft_band: float | None = None
+    """The median TTFT band the rows were judged against (None: none asked)."""
 
 
 @dataclass(frozen=True)
@@ -276,7 +298,11 @@ def field_check(
             every[deployment_of(row)].add(row.id)
     for key, pairs in asked_rows.items():
         judge = without_field_rows(engine, every[key]) if held_out else engine
-        compared.extend(compare(judge, row, query) for row, query in pairs)
+        band = _ttft_band_without(engine, key) if held_out else None
+        compared.extend(
+            replace(compare(judge, row, query), ttft_band=band(query) if band else None)
+            for row, query in pairs
+        )
     if not compared and not unasked:
         raise ValueError("no field rows to check")
     keyers = _keyers(catalog)
@@ -300,6 +326,62 @@ def field_check(
         groups=groups,
         stacks=dict(sorted(stacks.items())),
     )
+
+
+def _ttft_band_without(
+    engine: PerfEngine, deployment: tuple[str, str]
+) -> Callable[[PerfQuery], float | None] | None:
+    """The TTFT band a question of ``deployment`` would carry had the field never
+    measured it: set from every other deployment's held-out first-token times (None
+    when the engine kept none, so the answer's own band stands)."""
+    if not engine.ttft_checks:
+        return None
+    constants = engine.catalog.engine
+    bands = ttft_bands_from(
+        (c for c in engine.ttft_checks if c.deployment != deployment),
+        quantile=constants.error_band_quantile,
+        floor=constants.error_band_floor,
+    )
+
+    def band(q: PerfQuery) -> float | None:
+        found = bands.ttft_by_engine.get(engine.catalog.stacks.entries[q.stack].engine)
+        return found if found is not None else bands.ttft
+
+    return band
+
+
+def ttft_checks_of(catalog: Catalog, report: FieldReport) -> tuple[FirstTokenCheck, ...]:
+    """The report's answered first-token times as checks (held out: transfer errors),
+    each under the serving engine its question's stack runs."""
+    return tuple(
+        FirstTokenCheck(
+            figure=c.row.id,
+            deployment=deployment_of(c.row),
+            serving_engine=catalog.stacks.entries[c.query.stack].engine,
+            relative_error=error,
+        )
+        for c in report.comparisons
+        if (error := c.relative_error("ttft")) is not None
+    )
+
+
+def with_ttft_bands(engine: PerfEngine) -> PerfEngine:
+    """``engine`` with TTFT bands set from the field's held-out first-token times (each
+    deployment asked of the engine refitted without it), and those checks kept.
+
+    The roofline's first token is queueing plus prefill, which miss by causes of their
+    own (how a harness keeps its clients in step, a scheduler's prefill policy), so it
+    carries a band of its own rather than the decode step's. An engine without field
+    rows keeps its bands."""
+    if not engine.catalog.field_measurements():
+        return engine
+    checks = ttft_checks_of(engine.catalog, field_check(engine))
+    constants = engine.catalog.engine
+    found = ttft_bands_from(
+        checks, quantile=constants.error_band_quantile, floor=constants.error_band_floor
+    )
+    bands: ErrorBands = replace(engine.bands, ttft=found.ttft, ttft_by_engine=found.ttft_by_engine)
+    return replace(engine, bands=bands, ttft_checks=checks)
 
 
 def deployment_of(row: FieldMeasurement) -> tuple[str, str]:
@@ -350,6 +432,7 @@ def summarise(
         unanswered=sum(c.unanswered is not None for c in compared),
         metrics=metrics,
         median_band=statistics.median(c.answer.error_band for c in compared) if compared else None,
+        median_ttft_band=statistics.median(c.band("ttft") for c in compared) if compared else None,
     )
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from core.catalog import Catalog, Measurement
 from core.perf.accuracy import source_key
 from core.perf.calibration import Calibration, calibrate, fit_field
-from core.perf.engine import Check, ErrorBands, PerfEngine, query_for
+from core.perf.engine import Check, ErrorBands, FirstTokenCheck, PerfEngine, query_for
 
 __all__ = [
     "CHECKS",
@@ -29,6 +29,7 @@ __all__ = [
     "Refits",
     "build_engine",
     "checks_of",
+    "ttft_bands_from",
     "holdout",
     "leave_deployment_out",
     "leave_one_out",
@@ -190,6 +191,29 @@ def bands_from(
     )
 
 
+def ttft_bands_from(
+    checks: Iterable[FirstTokenCheck], *, quantile: float, floor: float
+) -> ErrorBands:
+    """The TTFT bands that hold ``quantile`` of first-token times like the checks': one
+    per serving engine, at the split-conformal quantile of its checks' errors, and one
+    over every engine for the rest (only the TTFT fields of the result are set)."""
+    found = list(checks)
+    by_engine: dict[str, list[float]] = defaultdict(list)
+    for c in found:
+        by_engine[c.serving_engine].append(abs(c.relative_error))
+    overall = _conformal([abs(c.relative_error) for c in found], quantile)
+    per_engine = {
+        name: max(floor, band)
+        for name, errors in sorted(by_engine.items())
+        if (band := _conformal(errors, quantile)) is not None
+    }
+    return replace(
+        NO_BANDS,
+        ttft=None if overall is None else max(floor, overall),
+        ttft_by_engine=per_engine,
+    )
+
+
 def _conformal(errors: Sequence[float], quantile: float) -> float | None:
     """The error a new figure stays under with probability ``quantile``: the
     ceil((n + 1) q)-th smallest of n (split conformal prediction), which a plain
@@ -270,7 +294,7 @@ def build_engine(catalog: Catalog) -> PerfEngine:
     checks = (leave_one_out(refits), leave_deployment_out(refits), leave_source_out(refits))
     quantile, floor = constants.error_band_quantile, constants.error_band_floor
     one_out, deployment_out, source_out = cross_validated(*checks, quantile=quantile, floor=floor)
-    return PerfEngine(
+    engine = PerfEngine(
         catalog=catalog,
         calibration=full,
         bands=bands_from(*checks, quantile=quantile, floor=floor),
@@ -278,6 +302,10 @@ def build_engine(catalog: Catalog) -> PerfEngine:
         deployment_out=tuple(deployment_out),
         source_out=tuple(source_out),
     )
+    # Imported here: the field check asks its questions of engines this module refits.
+    from core.perf.field_check import with_ttft_bands
+
+    return with_ttft_bands(engine)
 
 
 def without_field_rows(engine: PerfEngine, rows: Iterable[str]) -> PerfEngine:

@@ -31,9 +31,11 @@ from core.perf.field_check import (
     question,
     summarise,
 )
-from core.perf.validation import without_field_rows
+from core.perf.validation import ttft_bands_from, without_field_rows
 
 BASELINE = Path(__file__).parent.parent / "data" / "field-baseline.yaml"
+HONEST_COVERAGE = 0.85
+"""The share of held-out first-token times their band must hold (issue 12: at least 85%)."""
 REWRITE = "leasewise catalog validate --field --write-baseline tests/data/field-baseline.yaml"
 
 
@@ -145,7 +147,8 @@ def test_each_comparison_is_the_engines_own_answer_against_the_measurement(engin
         for m in METRICS:
             error = c.predicted(m) / c.measured(m) - 1
             assert c.relative_error(m) == pytest.approx(error)
-            assert c.inside_band(m) == (abs(error) <= answer.error_band)
+            band = answer.ttft_error_band if m == "ttft" else answer.error_band
+            assert c.inside_band(m) == (abs(error) <= band)
 
 
 def test_a_deployment_is_judged_by_the_engine_refitted_without_its_rows(engine, report):
@@ -258,12 +261,69 @@ def test_a_median_error_up_more_than_5_percent_of_itself_is_a_field_regression(r
 
 
 def test_coverage_down_more_than_5_points_is_a_field_regression(engine, report):
-    """The same engine with answers that report no band: the medians stand, and every
-    figure, overall and in every family, falls out of its band."""
-    unbanded = replace(engine, bands=ErrorBands(interpolated=0.0, anchored=0.0, model=0.0))
+    """The same engine with answers that report no band (and no first-token times to set
+    one from): the medians stand, and every figure, overall and in every family, falls
+    out of its band."""
+    unbanded = replace(
+        engine,
+        bands=ErrorBands(interpolated=0.0, anchored=0.0, model=0.0, ttft=0.0),
+        ttft_checks=(),
+    )
     found = field_regressions(field_check(unbanded), field_baseline_of(report))
     assert {r.measure for r in found} == {"coverage"}
     families = {g.key for g in report.groups["gpu_family"] if g.metrics}
     for metric in METRICS:
         held = {r.group for r in found if r.check == f"field {metric}"}
         assert held == {"overall"} | families, metric
+
+
+# --- the TTFT band ---------------------------------------------------------------------------
+
+
+def test_the_ttft_band_holds_at_least_85_percent_of_held_out_first_token_times(report):
+    """Each deployment's first-token times against the TTFT band set from every other
+    deployment's, overall and for each serving engine."""
+    assert report.overall.metrics["ttft"].coverage >= HONEST_COVERAGE
+    for g in report.groups["stack"]:
+        if g.metrics:
+            assert g.metrics["ttft"].coverage >= HONEST_COVERAGE, g.key
+
+
+def test_an_answer_carries_a_ttft_band_of_its_own_beside_its_throughput_band(engine, report):
+    engines = {engine.catalog.stacks.entries[c.query.stack].engine for c in report.comparisons}
+    assert engines <= set(engine.bands.ttft_by_engine)
+    for c in report.comparisons[::97]:
+        answer = engine.throughput(c.query)
+        serving = engine.catalog.stacks.entries[c.query.stack].engine
+        assert answer.ttft_s is not None
+        assert answer.ttft_error_band == engine.bands.ttft_by_engine[serving]
+        assert c.band("ttft") != answer.error_band
+    # without a time to first token there is no band for one
+    decode_only = replace(report.comparisons[0].query, input_tokens=None, output_tokens=None)
+    assert engine.throughput(decode_only).ttft_error_band is None
+
+
+def test_a_deployments_ttft_band_is_set_without_its_own_first_token_times(engine, report):
+    """Make one deployment's first-token times look far worse: its own band must not move
+    (set without them), while the bands judging every other deployment widen."""
+    constants = engine.catalog.engine
+    spread = {"quantile": constants.error_band_quantile, "floor": constants.error_band_floor}
+    mine = report.comparisons[0]
+    wrecked = tuple(
+        replace(c, relative_error=c.relative_error * 100)
+        if c.deployment == deployment_of(mine.row)
+        else c
+        for c in engine.ttft_checks
+    )
+    other = next(
+        c
+        for c in report.comparisons
+        if c.query.stack == mine.query.stack and deployment_of(c.row) != deployment_of(mine.row)
+    )
+    worse = field_check(replace(engine, ttft_checks=wrecked), [mine.row, other.row])
+    here, there = worse.comparisons
+    assert here.band("ttft") == pytest.approx(mine.band("ttft"))
+    assert there.band("ttft") > other.band("ttft")
+    overall = ttft_bands_from(wrecked, **spread)
+    assert overall.ttft is not None and engine.bands.ttft is not None
+    assert overall.ttft > engine.bands.ttft

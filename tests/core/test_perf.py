@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from core.errors import InputError
@@ -9,6 +11,7 @@ from core.perf.validation import (
     bands_from,
     holdout,
     query_for,
+    ttft_bands_from,
 )
 
 K3_16 = dict(model="kimi-k3", gpu="gb300", gpus=16, price_per_gpu_hour=5)
@@ -112,7 +115,17 @@ def test_the_bands_come_from_the_checks_the_engine_keeps(catalog, engine):
         quantile=catalog.engine.error_band_quantile,
         floor=catalog.engine.error_band_floor,
     )
-    assert derived == engine.bands
+    # the TTFT bands come from the field's held-out first-token times the engine keeps
+    first_token = ttft_bands_from(
+        engine.ttft_checks,
+        quantile=catalog.engine.error_band_quantile,
+        floor=catalog.engine.error_band_floor,
+    )
+    assert engine.ttft_checks and first_token.ttft is not None
+    assert (
+        replace(derived, ttft=first_token.ttft, ttft_by_engine=first_token.ttft_by_engine)
+        == engine.bands
+    )
     assert engine.bands.model >= catalog.engine.error_band_floor
     # a deployment left out is answered by the roofline, or carried from a stand-in GPU
     assert {c.method for c in engine.deployment_out} <= {"model", "carried"}
