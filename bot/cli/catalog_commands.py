@@ -264,6 +264,8 @@ def _dump_field(engine: PerfEngine, report: FieldReport) -> dict[str, object]:
             "assumed_parallelism": c.assumed_parallelism,
             "method": c.answer.method,
             "error_band": round(c.answer.error_band, 4),
+            "ttft_error_band": _rounded(c.answer.ttft_error_band),
+            "ttft_band_judged": round(c.band("ttft"), 4),
             "unanswered": c.unanswered,
             **{
                 metric: {
@@ -312,6 +314,7 @@ def _field_group(g: FieldGroup) -> dict[str, object]:
         "not_asked": g.unasked,
         "unanswered": g.unanswered,
         "median_band": _rounded(g.median_band),
+        "median_ttft_band": _rounded(g.median_ttft_band),
         **{
             metric: {
                 "asked": m.asked,
