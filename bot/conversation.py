@@ -75,7 +75,7 @@ def answer(
     top: int = DEFAULT_TOP,
 ) -> Reply:
     """Answer a first message: an estimate for a deployment, a sizing for traffic."""
-    parsed = parse(text, engine.catalog)
+    parsed = parse(text, engine.catalog, want)
     question = _question(parsed)
     if question is None or (want is not None and parsed.kind != want):
         return needs_more(parsed, want)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-_BOUNDARY = re.compile(r"[!?;\n]|\.(?!\d)")
+_BOUNDARY = re.compile(r"[!?;\n]|(?<!\.)\.(?![\d.])")
+"""A sentence ends at a full stop, not inside "2.5" or a form's dot leaders ("input ....")."""
 _DIRECTION = re.compile(
     r"\b(?:(?P<input>prompts?|inputs?)|(?P<output>outputs?|answers?|responses?|"
     r"repl(?:y|ies)|completions?|generat\w*)|(?P<reasoning>think\w*|reason\w*|thought))\b",

@@ -13,9 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.parse import context, peaks, timeunits
+from core.parse import context, peaks, timeunits, volumes
 from core.parse.grammar import Match
 from core.parse.numbers import compact
+from core.parse.plausible import BOUNDS
 from core.parse.tokens import Tok
 from core.units import HOURS_PER_MONTH
 
@@ -217,8 +218,25 @@ def _requests(r: Reading, value: float, unit: str, said: str) -> None:
     r.put("requests_per_day", daily, note, said)
 
 
+_COUNT_NOUNS = frozenset(
+    {"prompts", "questions", "answers", "responses", "replies", "completions", "generations"}
+)
+"""After a number with no "tokens", these count requests ("12 prompts each"), not tokens."""
+MAX_COUNTED = 100
+"""Below this, "N prompts" counts prompts; "8k prompts" is prompts of 8k tokens."""
+
+
+def _counts_requests(toks: tuple[Tok, ...], value: float) -> bool:
+    """ "12 prompts", "40 questions": a small number right before a count noun, no "tokens"."""
+    if value >= MAX_COUNTED or _has(toks, "TOKENS") or toks[0].type != "NUM":
+        return False
+    return len(toks) > 1 and toks[1].text.lower() in _COUNT_NOUNS
+
+
 def _amount(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, said = _num(m.toks, "NUM"), r.said(m)
+    if _counts_requests(m.toks, value):
+        return  # "12 prompts each": core.parse.products reads a count of requests
     direction = _direction(m.toks)
     if direction is None:
         direction = context.direction(context.before(r.text, m.toks[0].start))
@@ -235,6 +253,15 @@ def _amount(r: Reading, m: Match, toks: list[Tok]) -> None:
         value *= 1000  # "1.200 tokens": a token count is whole, so the dot groups thousands
         r.assume(f"'{number.text}' read as {value:,.0f} (the dot groups thousands)")
     name = _PER_REQUEST[direction]
+    if name == "output_tokens" and value > BOUNDS[name].high:
+        unit = volumes.time_beside(r.text, m.toks[0].start, m.toks[-1].end)
+        if unit is not None:  # "we generate 700 million output tokens a day"
+            daily = timeunits.per_day(value, unit)
+            r.assume(f"'{said}' read as a {unit}'s volume, not one request's output")
+            if unit in timeunits.ASSUMED:
+                r.assume(timeunits.ASSUMED[unit])
+            r.put("output_tokens_per_day", daily, f"{compact(daily)} output tokens/day")
+            return
     r.put(name, round(value), f"{round(value):,} {direction} tokens per request")
 
 
@@ -256,6 +283,10 @@ def _user_speed(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 def _context(r: Reading, m: Match, toks: list[Tok]) -> None:
     value = round(_num(m.toks, "NUM"))
+    number = next(t for t in m.toks if t.type == "NUM")
+    if _THOUSANDS_DOT.fullmatch(number.text):
+        value *= 1000  # "contexto de 8.000 tokens", as for a request's tokens
+        r.assume(f"'{number.text}' read as {value:,} (the dot groups thousands)")
     r.put("context_tokens", value, f"context of {compact(value)} tokens")
 
 

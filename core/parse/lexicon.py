@@ -78,10 +78,40 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "higher bigger larger greater "
         "spending spend charge charges charging list via on-prem throughput "
         "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
-        "plan plans planned planning aim assumption actual ca approx. env window count",
+        "plan plans planned planning aim assumption actual ca approx. env window count "
+        "stays stay remains remain",
     ),
 }
 
+_FOREIGN: dict[str, str] = {
+    "REQUESTS": "anfragen anfrage aufrufe requêtes requête requetes peticiones petición "
+    "solicitudes consultas llamadas",
+    "OUT": "ausgabe antwort antworten sortie réponse réponses salida respuesta respuestas",
+    "IN": "eingabe entrée entrées entrada entradas",
+    "TOKENS": "jetons",
+    "CONTEXT": "kontext contexte contexto",
+    "PEAK": "spitzenlast lastspitze spitze pic pico picos",
+    "AVG": "durchschnitt durchschnittlich moyenne promedio",
+    "CONCURRENT": "gleichzeitig gleichzeitige gleichzeitigen simultanés simultanées "
+    "simultáneos concurrentes",
+    "USER": "nutzer benutzer utilisateurs usuarios",
+    "TERM": "laufzeit vertragslaufzeit durée plazo",
+    "GROWTH": "wachstum croissance crecimiento",
+    "UTIL": "auslastung utilización",
+    "PER": "pro par por",
+    FILLER: "de la le les des du et und pour para con mit avec en sur auf etwa environ unos "
+    "cerca el los las y",
+}
+"""German, French and Spanish words for the same terminals: the sales team's customers
+write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""
+_FOREIGN_TIME: dict[str, str] = {
+    "day": "tag tage jour jours día dia días dias",
+    "month": "monat monate mois meses",
+    "year": "jahr jahre ans año años",
+    "hour": "stunde stunden heure heures hora horas",
+    "week": "woche wochen semaine semaines semana semanas",
+    "second": "sekunde sekunden seconde secondes segundo segundos",
+}
 _TIME_WORDS: dict[str, str] = {
     "millisecond": "ms msec millisecond milliseconds",
     "second": "s sec secs second seconds",
@@ -108,6 +138,19 @@ _ADVERBS: dict[str, str] = {
     "yearly": "year",
     "annually": "year",
     "annual": "year",
+    "täglich": "day",
+    "tägliche": "day",
+    "quotidien": "day",
+    "quotidienne": "day",
+    "quotidiennes": "day",
+    "diario": "day",
+    "diarios": "day",
+    "diarias": "day",
+    "monatlich": "month",
+    "mensuel": "month",
+    "mensuelle": "month",
+    "mensual": "month",
+    "mensuales": "month",
 }
 """Words that mean "per <unit>" on their own (MoM: month over month)."""
 
@@ -261,6 +304,12 @@ def _word_table() -> dict[str, tuple[str, str | float | None]]:
     for unit, spelled in _TIME_WORDS.items():
         for w in spelled.split():
             table[w] = ("TIME", unit)
+    for terminal, spelled in _FOREIGN.items():
+        for w in spelled.split():
+            table.setdefault(w, (terminal, None))
+    for unit, spelled in _FOREIGN_TIME.items():
+        for w in spelled.split():
+            table.setdefault(w, ("TIME", unit))
     for w, unit in _ADVERBS.items():
         table[w] = ("PER_TIME", unit)
     for w, factor in _FACTORS.items():

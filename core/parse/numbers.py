@@ -66,6 +66,8 @@ def digits(text: str) -> float | None:
     plain = text
     if "," in text:
         plain = text.replace(",", ".") if _DECIMAL_COMMA.fullmatch(text) else text.replace(",", "")
+    if plain.count(".") > 1:  # "1.500.000": dots group thousands (German, Spanish)
+        plain = plain.replace(".", "")
     if " " in plain or "\u202f" in plain:
         plain = plain.replace(" ", "").replace("\u202f", "")
     if len(plain.split(".")[0].lstrip("0")) > MAX_DIGITS:

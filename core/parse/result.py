@@ -23,6 +23,8 @@ from core.parse.keyvalue import Pairs, read_pairs
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.plausible import implausible
+from core.parse.products import multiply
+from core.parse.references import blank_references
 from core.parse.tables import structured
 from core.parse.tokens import scan
 from core.pricing import offered_gpus
@@ -74,8 +76,10 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     """The kind-neutral reading of a message, its ``key=value`` pairs, and whether it was cut."""
     plain, cut = plain_text(text)
     plain, as_of = dates(plain)
+    plain = blank_references(plain)
     tokens = scan(plain, lexicon_for(catalog))
     reading = read(plain, tokens.toks, matches(tokens.toks))
+    multiply(reading, tokens.counts)
     nodes_to_gpus(reading, catalog)
     for day, said in as_of:
         reading.put("as_of", day, f"as of {day.isoformat()}", said)
@@ -104,10 +108,11 @@ def kind_of(reading: Reading, pairs: Pairs) -> Kind:
     values = {**reading.values, **pairs.values}
     if any(values.get(v) is not None for v in VOLUME):
         return "traffic"
-    deployment = reading.gpu_ids or pairs.gpu_ids or reading.gpu_count or pairs.gpu_count
-    if deployment or "concurrency" in values:
+    if reading.gpu_count or pairs.gpu_count or pairs.gpu_ids or "concurrency" in values:
         return "scenario"
-    return "unknown"
+    if reading.gpu_ids and values.get("model") is not None:
+        return "scenario"  # "Llama 70B on H200": the smallest count that holds it, said
+    return "unknown"  # a GPU named alone ("what about GB300?") is no deployment to cost
 
 
 def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], list[str]]:
@@ -196,10 +201,15 @@ def price_per_gpu(fields: dict[str, Any], reading: Reading, catalog: Catalog) ->
     ]
 
 
-def parse(text: str, catalog: Catalog) -> Parsed:
-    """Read a Slack message; never raises, whatever the text."""
+def parse(text: str, catalog: Catalog, want: Kind | None = None) -> Parsed:
+    """Read a Slack message; never raises, whatever the text.
+
+    ``want`` is the kind a command asks for (``cost`` a scenario): a message that reads
+    as neither ("llama 70b on h100") is read as that kind, with its defaults said."""
     reading, pairs, cut = understand(text, catalog)
     kind = kind_of(reading, pairs)
+    if kind == "unknown" and want is not None:
+        kind = want
     fields, notes = project(reading, pairs, kind)
     notes += price_per_gpu(fields, reading, catalog)
     prose = {k: v for k, v in reading.sources.items() if k not in pairs.values}

@@ -18,14 +18,33 @@ from core.parse.numbers import amount
 _NAME = re.compile(r"[^a-z0-9$#%]+")
 
 
+_ASIDE = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_QUALIFIERS = frozenset(
+    {"avg", "average", "mean", "typical", "expected", "target", "est", "estimated", "approx"}
+)
+"""Words around a column's name that say which figure it is, not which field."""
+
+
 def _key(name: str) -> str:
-    return _NAME.sub("", name.lower())
+    """A column's name as the aliases key it: "Requests/hour (avg)" and "Avg. input"
+    are requests/hour and input."""
+    lower = name.lower()
+    if "(" in lower or "[" in lower:
+        stripped = _ASIDE.sub(" ", lower)
+        if _NAME.sub("", stripped) in _ALIASES:
+            lower = stripped
+    words = [w for w in re.split(r"[\s.]+", lower) if w]
+    while len(words) > 1 and words[0] in _QUALIFIERS:
+        words = words[1:]
+    while len(words) > 1 and words[-1] in _QUALIFIERS:
+        words = words[:-1]
+    return _NAME.sub("", " ".join(words))
 
 
 _ALIASES: dict[str, tuple[str, float]] = {}
 for _field, _factor, _names in (
     ("model", 1.0, "model model_name llm"),
-    ("gpu", 1.0, "gpu gpu_type accelerator hardware"),
+    ("gpu", 1.0, "gpu gpu_type accelerator accelerators hardware"),
     ("gpus", 1.0, "gpus #gpus num_gpus gpu_count n_gpus gpucount #gpu count"),
     ("concurrency", 1.0, "concurrency batch bs batch_size concurrent concurrent_users"),
     ("precision", 1.0, "precision dtype quant quantization"),
@@ -60,7 +79,11 @@ for _field, _factor, _names in (
 
 _NAMED = {"model", "gpu", "precision"}
 """Fields whose value is a catalog name, not a number."""
-_LABELLED = re.compile(r"^\s*(?P<k>[A-Za-z#$][^:\n]{0,30}):\s*(?P<v>[^\n]{1,40}?)\s*$", re.M)
+_LABELLED = re.compile(
+    r"^\s*(?P<k>[A-Za-z#$][^:\n]{0,30}?)\s*(?::|\.{2,}|\s\.\s)[\s.]*(?P<v>[^\n]{1,40}?)\s*$", re.M
+)
+"""A form's line: "GPU count: 16", or with dot leaders "Model ....... GLM-5"."""
+_TOKEN_COUNT = re.compile(r"^\s*([\d.,]+\s*[kK]?)\s*(?:tokens?|toks?)\s*$")
 _JSON_PAIR = re.compile(r'"(?P<k>[^"\n]{1,40})"\s*:\s*"?(?P<v>[^",}\n]{1,60}?)"?\s*[,}\n]')
 
 
@@ -149,7 +172,10 @@ def contract_pair(name: str, value: str) -> tuple[str, str] | None:
             return None
         value = f"{number * factor:g}"
     elif field_name not in _NAMED and amount(value) is None:
-        return None  # "Term: 36 mo" is the prose's to read
+        counted = _TOKEN_COUNT.match(value) if field_name.endswith("_tokens") else None
+        if counted is None:
+            return None  # "Term: 36 mo" is the prose's to read
+        value = counted.group(1)  # "6,000 tokens"
     return field_name, value
 
 

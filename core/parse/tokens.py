@@ -17,17 +17,21 @@ separators (``_RAW``). Two passes then give each piece its meaning:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from core.parse import numbers
+from core.parse.corrections import corrected
 from core.parse.lexicon import BREAK, FILLER, PHRASES, Lexicon
+from core.parse.spoken import spoken_name
 
-_KV = r"(?P<kv>(?<![\w.=])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
+_KV = r"(?P<kv>(?<![\w.=/])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
 _PIECES = (
-    r"(?P<num>\d+,\d{1,2}(?=\s?(?i:thousand|million|billion|mil|mio|mrd|bn|tsd|[kmb]|dollars?|usd|eur"
-    r"|euros?|times|per|veces|fois|mal|tokens?|requests?|rps)\b|\s?[$€%])"
-    r"|(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,.])|\d+)"
+    r"(?P<num>\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|billions?|mil|mio|mrd|bn|tsd|[kmb]"
+    r"|dollars?|usd|eur|euros?|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
+    r"|seconds?|secondes?|segundos?|sekunden?)\b|\s?[$€%])"
+    r"|(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d{1,3}(?:\.\d{3}){2,}(?![\d,.])"
+    r"|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,.])|\d+)"
     r"(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
     r"|(?P<word>(?<=\d)[xX×](?=[^\W_])|[^\W\d_][^\W_]*(?:\.\d+[^\W_]*)*(?:['’][^\W\d_]+)?)"
     r"|(?P<sym>[$€£%/×~<>≤≥+&=:_*-])"
@@ -124,6 +128,9 @@ class Scan:
     refused: list[str]
     unclear: list[str]
     """Names that name no one entry ("deepseek"), or none at all ("h2000"): asked."""
+    counts: list[Tok] = field(default_factory=list)
+    """Every number, lone ones too (the grammar drops a number between unknown words):
+    "80k DAU" is a population to ``core.parse.products``."""
 
 
 def raw_pieces(text: str) -> list[Raw]:
@@ -150,7 +157,9 @@ def scan(text: str, lexicon: Lexicon) -> Scan:
     refused: list[str] = []
     unclear: list[str] = []
     lexemes = _lexemes(raws, lexicon, pairs, refused, unclear)
-    return Scan(_combine(lexemes), pairs, refused, list(dict.fromkeys(unclear)))
+    combined = corrected(_combine(lexemes), text)
+    counts = [t for t in combined if t.type in ("NUM", "MULT", "XNUM", "PCT")]
+    return Scan(_drop_lone(combined), pairs, refused, list(dict.fromkeys(unclear)), counts)
 
 
 # -- pass 1 -------------------------------------------------------------------
@@ -205,7 +214,8 @@ def _lexemes(
                 out.append(Tok(plain[0], r.text, plain[1], r.start, r.end))
             i += 1
             continue
-        hit = _name(raws, i, lexicon) or _phrase(raws, i, lexicon)
+        hit = _name(raws, i, lexicon)
+        hit = _said_aloud(raws, i, lexicon, hit) or hit or _phrase(raws, i, lexicon)
         if hit is None and r.kind == "word" and lexicon.word(r.lower) is None:
             hit = _respelled(raws, i, lexicon, unclear)  # "h1oo" starts like h100
         if hit is not None:
@@ -280,6 +290,20 @@ def _name(raws: list[Raw], i: int, lexicon: Lexicon) -> tuple[Tok, int] | None:
     if derived is not None and derived[2]:
         tok.note = f"'{text}' {derived[2]}"
     return tok, end
+
+
+def _said_aloud(
+    raws: list[Raw], i: int, lexicon: Lexicon, written: tuple[Tok, int] | None
+) -> tuple[Tok, int] | None:
+    """A name said with number words ("Kimi K two point five"), when longer than ``written``.
+
+    No note: the say-back ("model Kimi K2.5 ← 'Kimi K two point five'") already shows it."""
+    found = spoken_name(raws, i, lexicon, written[1] if written else i + 1)
+    if found is None:
+        return None
+    terminal, rid, end = found
+    text = _joined(raws, i, end)
+    return Tok(terminal, text, rid, raws[i].start, raws[end - 1].end), end
 
 
 def _respelled(
@@ -368,7 +392,12 @@ def _number(raws: list[Raw], i: int, refused: list[str]) -> tuple[Tok, int]:
                 if run and not numbers.extends(run, w):
                     break
                 run.append(w)
-            elif run and w in _NUMBER_JOINS and _continues(raws, j + 1):
+            elif (
+                run
+                and w in _NUMBER_JOINS
+                and raws[j].text != "A"  # "four A one hundreds": A100s said aloud
+                and _continues(raws, j + 1)
+            ):
                 run.append(w if w != "-" else "")
             else:
                 break
@@ -537,7 +566,7 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             continue
         out.append(t)
         i += 1
-    return _drop_lone(out)
+    return out
 
 
 def _product(lex: list[Tok], i: int) -> Tok | None:

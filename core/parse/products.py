@@ -1,0 +1,210 @@
+"""Volumes said as products: "80k DAU, each asks 15 times a day", "20,000 users x 5
+sessions/day x 4 turns per session", "3,000 devs, ~40 agent runs a day, ~25 calls per run".
+
+Product people count users, conversations and tickets, not requests. The request rate is
+then a population times a chain of frequencies, each one per the thing before it:
+
+- a population: a count of people or things ("80k DAU", "1,200 agents", "250k
+  convos/day");
+- frequencies, each "N <things> per <the previous thing>" ("4 turns per session"),
+  "N <things> each", or "N <things> a day" (per member, a day).
+
+The chain stops at the first figure that does not follow from the one before (a token
+count, a price). Somewhere in it a day must be said (a daily population or a frequency
+a day); the product is then ``requests_per_day``, said back with every factor. A request
+rate said outright wins over the product. A user count with no frequency is asked
+about, never taken as requests; a conversation a day with no turns stays one request.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from core.parse.numbers import compact
+
+if TYPE_CHECKING:
+    from core.parse.facts import Reading
+    from core.parse.tokens import Tok
+
+_DAY = frozenset({"day", "daily", "d", "today", "workday", "business"})
+_DAU = re.compile(r"\s*(?:daus?|daily\s+active\s+users?|daily\s+users?)\b", re.IGNORECASE)
+_DAU_BEFORE = re.compile(
+    r"(?:\bdaus?|\bdaily\s+active\s+users|\bdaily\s+users)\s*(?:of|is|are|:|=|~|≈|at)?\s*$",
+    re.IGNORECASE,
+)
+_TALKS = frozenset({"conversations", "convos", "sessions", "chats", "threads", "visits"})
+_SEGMENT = re.compile(r"[^,.;:()\n=×\d!?]*")
+_WORD = re.compile(r"[a-z]+(?:-[a-z]+)?|/")
+_NOT_COUNTS = frozenset(
+    {"tokens", "token", "tok", "toks", "requests", "reqs", "req", "rps", "qps", "gpus", "gpu"}
+    | {"cards", "nodes", "servers", "boxes", "racks", "months", "days", "hours", "weeks"}
+    | {"years", "minutes", "seconds", "ms", "dollars", "usd", "percent", "k", "m", "b", "bn"}
+    | {"million", "billion", "thousand", "in", "out", "input", "output", "concurrent", "x"}
+)
+"""Words after a number that make it a length, a rate or hardware, never a population."""
+_PEOPLE = frozenset(
+    {"users", "people", "employees", "staff", "seats", "customers", "members", "subscribers"}
+    | {"devs", "developers", "engineers", "analysts", "agents", "reps", "students", "visitors"}
+)
+"""Populations that send requests themselves: a count of them alone is asked about."""
+_VOLUMES = ("requests_per_day", "output_tokens_per_day", "concurrency")
+_REQUEST_WORDS = frozenset({"requests", "reqs", "req"})
+_FILLER = frozenset({"each", "apiece", "about", "around", "roughly", "some", "of", "the"})
+MAX_PER_MEMBER = 1e5
+"""Requests one member sends ("each", "per user"): agents send thousands, not millions."""
+MAX_PER_MEMBER_A_DAY = 1e3
+"""Said only "a day" ("20 requests a day"), a larger figure is the service's total."""
+_MAX_COUNT = 1e10
+"""More than the people on Earth is no population: a token count read by mistake."""
+
+
+@dataclass(frozen=True)
+class Factor:
+    value: float
+    noun: str
+    per: str | None  # "per session" -> "session"; "each" -> "each"; "a day" -> None
+    daily: bool
+    said: str
+
+
+def multiply(reading: Reading, counts: list[Tok]) -> None:
+    """Set ``requests_per_day`` from a population and its frequencies, when both are said."""
+    text = reading.text
+    chain: list[Factor] = []
+    for t in counts:
+        if not isinstance(t.value, float) or t.value <= 0:
+            continue
+        if t.type == "PCT" and len(chain) != 1:
+            continue
+        if not chain:
+            population = _population(text, t)
+            if population is not None:
+                chain.append(population)
+            continue
+        factor = _share(text, t) if len(chain) == 1 else None
+        factor = factor or _factor(text, t)
+        if factor is None or not _follows(factor, chain[-1]):
+            if len(chain) > 1:
+                break
+            other = _population(text, t)
+            if other is not None:
+                chain = [other]
+            continue
+        chain.append(factor)
+    if not chain:
+        return
+    people = chain[0]
+    if len(chain) == 1:
+        said_volume = any(k in reading.values for k in _VOLUMES)
+        if people.noun in _PEOPLE and not said_volume:
+            reading.ambiguous(
+                f"'{people.said}': say how many requests each sends a day, "
+                "e.g. '15 requests per user per day'"
+            )
+        return
+    if not any(f.daily for f in chain):
+        return  # "3k seats, 5 turns each": per what time, nobody said
+    for f in chain:
+        _replace(reading, f.said)
+    if "requests_per_day" in reading.values:
+        return  # a request rate said outright wins over the product
+    rate = 1.0
+    for f in chain:
+        rate *= f.value
+    reading.match = None
+    said = "' × '".join(f.said for f in chain)
+    reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", said)
+
+
+def _population(text: str, t: Tok) -> Factor | None:
+    if not isinstance(t.value, float) or t.value >= _MAX_COUNT or t.type != "NUM":
+        return None
+    value = t.value
+    dau = _DAU.match(text, t.end)
+    before = _DAU_BEFORE.search(text[max(0, t.start - 30) : t.start])
+    if dau or before:
+        start = t.start - (len(before.group()) if before and not dau else 0)
+        end = dau.end() if dau else t.end
+        return Factor(value, "users", None, True, _said(text, start, end))
+    words = _words(text, t.end)
+    if not words or words[0] in _NOT_COUNTS or not words[0].endswith("s") or len(words[0]) < 4:
+        return None  # "10 s is fine": a time, not a population
+    daily = any(w in _DAY for w in words[1:3])
+    end = t.end + len(_SEGMENT.match(text, t.end).group().rstrip())  # type: ignore[union-attr]
+    return Factor(value, words[0], None, daily, _said(text, t.start, end))
+
+
+def _share(text: str, t: Tok) -> Factor | None:
+    """ "maybe 40% use the assistant daily": the share of a population that asks."""
+    if t.type != "PCT" or not isinstance(t.value, float) or not 0 < t.value <= 100:
+        return None
+    words = _words(text, t.end)
+    daily = any(w in _DAY for w in words)
+    end = t.end + len(_SEGMENT.match(text, t.end).group().rstrip())  # type: ignore[union-attr]
+    return Factor(t.value / 100, "share", "each", daily, _said(text, t.start, end))
+
+
+def _factor(text: str, t: Tok) -> Factor | None:
+    """ "4 turns per session", "80 tickets a day each", "15 times per day"."""
+    segment = _SEGMENT.match(text, t.end)
+    assert segment is not None
+    words = _words(text, t.end)
+    if t.type == "MULT":  # "15 times", "15x"
+        words = ["times", *words]
+    nouns = [w for w in words if w not in _FILLER]
+    if not nouns or nouns[0] in _NOT_COUNTS - _REQUEST_WORDS:
+        return None
+    per: str | None = "each" if any(w in ("each", "apiece") for w in words) else None
+    daily = False
+    noun = nouns[0]
+    for k, w in enumerate(words):
+        if w in ("per", "a", "an", "every", "/") and k + 1 < len(words):
+            what = words[k + 1]
+            if what in _DAY:
+                daily = True
+            elif per is None or per == "each":
+                per = what
+            if k > 0 and words[k - 1] not in _FILLER:
+                noun = words[k - 1]
+        elif w in ("daily",):
+            daily = True
+    if per is None and not daily:
+        return None
+    value = float(t.value) if isinstance(t.value, float) else 0.0
+    if value > (MAX_PER_MEMBER if per is not None else MAX_PER_MEMBER_A_DAY):
+        return None  # "2M requests/day" beside "3k seats" is the total, not each one's
+    end = t.end + len(segment.group().rstrip())
+    return Factor(value, noun, per, daily, _said(text, t.start, end))
+
+
+def _follows(factor: Factor, before: Factor) -> bool:
+    """Whether ``factor`` counts things per ``before``'s ("4 turns per session")."""
+    if factor.per is None or factor.per == "each":
+        return True
+    if factor.per in ("user", "person", "head", "member", "seat", "employee", "agent"):
+        return True
+    stem = factor.per.rstrip("s")
+    return bool(stem) and before.noun.rstrip("s").startswith(stem[: max(3, len(stem) - 1)])
+
+
+def _words(text: str, at: int) -> list[str]:
+    segment = _SEGMENT.match(text, at)
+    raw = segment.group().lower().replace("/", " / ") if segment else ""
+    return _WORD.findall(raw)
+
+
+def _said(text: str, start: int, end: int) -> str:
+    return " ".join(text[start:end].split())
+
+
+def _replace(reading: Reading, said: str) -> None:
+    """Drop a rate the grammar read from one factor ("250k convos/day", "20 requests a day")."""
+    source = reading.sources.get("requests_per_day")
+    if source is None or source not in said and said not in source:
+        return
+    reading.values.pop("requests_per_day", None)
+    reading.sources.pop("requests_per_day", None)
+    reading.understood[:] = [u for u in reading.understood if f"← '{source}'" not in u]
+    reading.quantities[:] = [q for q in reading.quantities if q[0] != "requests_per_day"]
