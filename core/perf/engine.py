@@ -155,9 +155,9 @@ class ErrorBands:
     anchored_per_log: float | None = None
     carried: float | None = None
     ttft: float | None = None
-    """The band of a time to first token the roofline worked out, from the field's
-    held-out first-token times (None: no such evidence; the answer's throughput band
-    stands in)."""
+    """The band of a time to first token the roofline worked out, set from the field's
+    held-out first-token times (core/data/ttft-bands.yaml; None: no such evidence, the
+    answer's throughput band stands in)."""
     ttft_by_engine: dict[str, float] = field(default_factory=dict)
     """The same per serving engine, for the engines the field measured."""
 
@@ -306,8 +306,6 @@ class PerfEngine:
     """The leave-one-out, leave-deployment-out and leave-one-source-out checks ``bands``
     were set from, each with the band it would have been given (``validation``), kept
     so a report of the engine's accuracy shows the very checks behind its bands."""
-    ttft_checks: tuple[FirstTokenCheck, ...] = ()
-    """The held-out first-token times the TTFT bands were set from (``field_check``)."""
     _memo: dict[object, object] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )

@@ -11,10 +11,12 @@ aggregate output tokens/s, per-user tokens/s (1000 / TPOT) and time to first tok
 the first two against the throughput band the answer reports, the third against its
 TTFT band.
 
-The TTFT bands come from this check itself (``with_ttft_bands``): the held-out
-first-token times are the engine's transfer errors, and each deployment is judged
-against the band set from every other deployment's (split-conformal, as the catalog's
-bands are set without the figure's source), never from its own.
+The TTFT bands come from this check itself: the held-out first-token times are the
+engine's transfer errors. Each deployment is judged against the band set from every
+other deployment's (split-conformal, as the catalog's bands are set without the
+figure's source), never from its own. The bands the engine reports, set from all of
+them, are committed data (core/data/ttft-bands.yaml, ``ttft_bands_of``) rather than
+worked out at every build, which would cost a field check each time.
 
 A row the engine cannot ask about yet (disaggregated prefill and decode workers, a
 layout the question has no way to name, an engine the catalog has no stack for) is
@@ -28,6 +30,7 @@ second); ``held_out=False`` asks the engine as built instead, in about a second.
 
 from __future__ import annotations
 
+import datetime as dt
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -37,6 +40,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.catalog import Catalog, Stack
+from core.catalog.entries import TtftBand, TtftBands
 from core.catalog.field import FieldMeasurement, Worker
 from core.errors import InputError
 from core.perf.accuracy import GroupBaseline, Regression, worse
@@ -298,11 +302,9 @@ def field_check(
             every[deployment_of(row)].add(row.id)
     for key, pairs in asked_rows.items():
         judge = without_field_rows(engine, every[key]) if held_out else engine
-        band = _ttft_band_without(engine, key) if held_out else None
-        compared.extend(
-            replace(compare(judge, row, query), ttft_band=band(query) if band else None)
-            for row, query in pairs
-        )
+        compared.extend(compare(judge, row, query) for row, query in pairs)
+    if held_out:
+        compared = _judged_without_own_first_tokens(catalog, compared)
     if not compared and not unasked:
         raise ValueError("no field rows to check")
     keyers = _keyers(catalog)
@@ -328,31 +330,41 @@ def field_check(
     )
 
 
-def _ttft_band_without(
-    engine: PerfEngine, deployment: tuple[str, str]
-) -> Callable[[PerfQuery], float | None] | None:
-    """The TTFT band a question of ``deployment`` would carry had the field never
-    measured it: set from every other deployment's held-out first-token times (None
-    when the engine kept none, so the answer's own band stands)."""
-    if not engine.ttft_checks:
-        return None
-    constants = engine.catalog.engine
-    bands = ttft_bands_from(
-        (c for c in engine.ttft_checks if c.deployment != deployment),
+def _judged_without_own_first_tokens(
+    catalog: Catalog, compared: Sequence[FieldComparison]
+) -> list[FieldComparison]:
+    """Each comparison with the TTFT band its question would carry had the field never
+    measured its deployment (None when too few other first-token times set one: the
+    answer's own band stands)."""
+    checks = ttft_checks_of(catalog, compared)
+    deployments = {deployment_of(c.row) for c in compared}
+    bands = {key: ttft_bands_without(catalog, checks, key) for key in deployments}
+
+    def band(c: FieldComparison) -> float | None:
+        found = bands[deployment_of(c.row)]
+        return found.ttft_by_engine.get(catalog.stacks.entries[c.query.stack].engine, found.ttft)
+
+    return [replace(c, ttft_band=band(c)) for c in compared]
+
+
+def ttft_bands_without(
+    catalog: Catalog, checks: Iterable[FirstTokenCheck], deployment: tuple[str, str]
+) -> ErrorBands:
+    """The TTFT bands set from every first-token time but ``deployment``'s, at the
+    catalog's quantile and floor (only the TTFT fields are set)."""
+    constants = catalog.engine
+    return ttft_bands_from(
+        (c for c in checks if c.deployment != deployment),
         quantile=constants.error_band_quantile,
         floor=constants.error_band_floor,
     )
 
-    def band(q: PerfQuery) -> float | None:
-        found = bands.ttft_by_engine.get(engine.catalog.stacks.entries[q.stack].engine)
-        return found if found is not None else bands.ttft
 
-    return band
-
-
-def ttft_checks_of(catalog: Catalog, report: FieldReport) -> tuple[FirstTokenCheck, ...]:
-    """The report's answered first-token times as checks (held out: transfer errors),
-    each under the serving engine its question's stack runs."""
+def ttft_checks_of(
+    catalog: Catalog, compared: Iterable[FieldComparison]
+) -> tuple[FirstTokenCheck, ...]:
+    """The answered first-token times as checks, each under the serving engine its
+    question's stack runs."""
     return tuple(
         FirstTokenCheck(
             figure=c.row.id,
@@ -360,28 +372,56 @@ def ttft_checks_of(catalog: Catalog, report: FieldReport) -> tuple[FirstTokenChe
             serving_engine=catalog.stacks.entries[c.query.stack].engine,
             relative_error=error,
         )
-        for c in report.comparisons
+        for c in compared
         if (error := c.relative_error("ttft")) is not None
     )
 
 
-def with_ttft_bands(engine: PerfEngine) -> PerfEngine:
-    """``engine`` with TTFT bands set from the field's held-out first-token times (each
-    deployment asked of the engine refitted without it), and those checks kept.
+TTFT_METHOD = (
+    "the split-conformal quantile of the held-out first-token times' |relative error| "
+    "(each model-on-GPU deployment's field rows asked of the engine refitted without "
+    "them), one band per serving engine the field measured and one over every engine"
+)
+
+
+def ttft_bands_of(
+    catalog: Catalog, report: FieldReport, *, field_data: str, command: str, computed: dt.date
+) -> TtftBands:
+    """The TTFT bands the engine reports, as core/data/ttft-bands.yaml keeps them: set
+    from every held-out first-token time of the whole field, one band per serving engine
+    and one over them all, at the catalog's quantile and floor.
 
     The roofline's first token is queueing plus prefill, which miss by causes of their
     own (how a harness keeps its clients in step, a scheduler's prefill policy), so it
-    carries a band of its own rather than the decode step's. An engine without field
-    rows keeps its bands."""
-    if not engine.catalog.field_measurements():
-        return engine
-    checks = ttft_checks_of(engine.catalog, field_check(engine))
-    constants = engine.catalog.engine
+    carries a band of its own rather than the decode step's.
+
+    Raises:
+        ValueError: the report is not the held-out check of every field row (bands set
+            from rows the engine fitted, or from some rows only, would not be these).
+    """
+    if not report.held_out or report.rows != len(catalog.field_measurements()):
+        raise ValueError("the TTFT bands are set from the held-out check of every field row")
+    checks = ttft_checks_of(catalog, report.comparisons)
+    constants = catalog.engine
     found = ttft_bands_from(
         checks, quantile=constants.error_band_quantile, floor=constants.error_band_floor
     )
-    bands: ErrorBands = replace(engine.bands, ttft=found.ttft, ttft_by_engine=found.ttft_by_engine)
-    return replace(engine, bands=bands, ttft_checks=checks)
+    if found.ttft is None:
+        raise ValueError("too few first-token times to set a TTFT band")
+    counted = Counter(c.serving_engine for c in checks)
+    return TtftBands(
+        quantile=constants.error_band_quantile,
+        floor=constants.error_band_floor,
+        overall=TtftBand(band=round(found.ttft, 4), first_token_times=len(checks)),
+        by_serving_engine={
+            name: TtftBand(band=round(band, 4), first_token_times=counted[name])
+            for name, band in found.ttft_by_engine.items()
+        },
+        method=TTFT_METHOD,
+        field_data=field_data,
+        command=command,
+        computed=computed,
+    )
 
 
 def deployment_of(row: FieldMeasurement) -> tuple[str, str]:

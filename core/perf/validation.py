@@ -30,6 +30,7 @@ __all__ = [
     "build_engine",
     "checks_of",
     "ttft_bands_from",
+    "with_ttft_bands",
     "holdout",
     "leave_deployment_out",
     "leave_one_out",
@@ -287,25 +288,33 @@ def cross_validated(
 
 def build_engine(catalog: Catalog) -> PerfEngine:
     """Calibrate on every calibration figure, with bands from what the engine gets
-    wrong when a figure, its deployment or its whole source is left out."""
+    wrong when a figure, its deployment or its whole source is left out, and the TTFT
+    bands the catalog holds (the held-out field check set them; it costs several builds,
+    so it runs when they are rewritten, not here)."""
     constants = catalog.engine
     full = calibrate(catalog)
     refits = Refits(catalog, full)
     checks = (leave_one_out(refits), leave_deployment_out(refits), leave_source_out(refits))
     quantile, floor = constants.error_band_quantile, constants.error_band_floor
     one_out, deployment_out, source_out = cross_validated(*checks, quantile=quantile, floor=floor)
-    engine = PerfEngine(
+    return PerfEngine(
         catalog=catalog,
         calibration=full,
-        bands=bands_from(*checks, quantile=quantile, floor=floor),
+        bands=with_ttft_bands(bands_from(*checks, quantile=quantile, floor=floor), catalog),
         one_out=tuple(one_out),
         deployment_out=tuple(deployment_out),
         source_out=tuple(source_out),
     )
-    # Imported here: the field check asks its questions of engines this module refits.
-    from core.perf.field_check import with_ttft_bands
 
-    return with_ttft_bands(engine)
+
+def with_ttft_bands(bands: ErrorBands, catalog: Catalog) -> ErrorBands:
+    """``bands`` with the catalog's TTFT bands (unchanged when it holds none: an answer's
+    first token then carries its throughput band)."""
+    found = catalog.ttft_bands
+    if found is None:
+        return bands
+    by_engine = {name: b.band for name, b in found.by_serving_engine.items()}
+    return replace(bands, ttft=found.overall.band, ttft_by_engine=by_engine)
 
 
 def without_field_rows(engine: PerfEngine, rows: Iterable[str]) -> PerfEngine:
