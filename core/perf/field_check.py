@@ -282,7 +282,9 @@ def field_check(
 
     ``held_out``: each deployment's rows (one model on one GPU) are asked of the engine
     refitted without them, so a figure is judged by what the rest of the field taught
-    the engine; otherwise the engine as built answers, having fitted them.
+    the engine, and its first token by the TTFT band the other deployments' first-token
+    times in this check set (a check of a few rows sets none: the answer's band stands);
+    otherwise the engine as built answers, having fitted them, with its own bands.
     """
     catalog = engine.catalog
     compared: list[FieldComparison] = []
