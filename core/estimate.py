@@ -171,6 +171,7 @@ def estimate(scenario: Scenario, engine: PerfEngine, *, today: dt.date | None = 
         memory=fit,
         basis=perf.basis,
         error_band=perf.error_band if tps is not None else None,
+        ttft_error_band=perf.ttft_error_band if tps is not None else None,
         estimated_from=perf.estimated_from,
         estimated_from_said=_estimated_from_said(perf, catalog),
         sources=_sources(perf, gpu, priced, catalog),

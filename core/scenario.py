@@ -141,6 +141,10 @@ class Estimate(BaseModel):
     memory: MemoryFit
     basis: Basis
     error_band: float | None
+    """The band of the throughput figures (aggregate and per user)."""
+    ttft_error_band: float | None = None
+    """The band of ``ttft_s``: first-token times miss by their own causes (queueing,
+    prefill), so they carry their own band (None when there is no TTFT)."""
     estimated_from: str | None = None
     estimated_from_said: str | None = None
     """That measurement as an answer names it: its publication and what it measured

@@ -79,6 +79,9 @@ class SizingOption(BaseModel):
     usd_per_million_output_tokens: float
     basis: Basis
     error_band: float
+    """The band of the throughput figures."""
+    ttft_error_band: float | None = None
+    """The band of ``ttft_s`` (None when there is no TTFT)."""
     estimated_from: str | None = None
     """The measurement the option's throughput scales, when it is an estimate from one."""
     estimated_from_said: str | None = None
@@ -459,6 +462,7 @@ def _price_option(
         usd_per_million_output_tokens=monthly / tokens_per_month * TOKENS_PER_MILLION,
         basis=c.perf.basis,
         error_band=c.perf.error_band,
+        ttft_error_band=c.perf.ttft_error_band,
         estimated_from=c.perf.estimated_from,
         estimated_from_said=_estimated_from_said(c, engine),
         months_of_headroom=months_of_headroom(

@@ -27,6 +27,7 @@ BASELINE_EXAMPLE = (
 FIELD_BASELINE_EXAMPLE = (
     "e.g. leasewise catalog validate --field --write-baseline tests/data/field-baseline.yaml"
 )
+TTFT_BANDS_COMMAND = "leasewise catalog validate --field --write-ttft-bands"
 
 
 def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
@@ -124,16 +125,37 @@ def build(load_engine: Callable[[], PerfEngine]) -> typer.Typer:
             "--field",
             help="Judge the engine on the field's measurements instead, each deployment held out.",
         ),
+        write_ttft_bands: Path | None = typer.Option(  # noqa: B008
+            None,
+            "--write-ttft-bands",
+            help="With --field: write the TTFT bands the held-out first-token times set "
+            "(core/data/ttft-bands.yaml is the packaged file the engine reports).",
+            dir_okay=False,
+        ),
     ) -> None:
         """How well the engine predicts figures it did not see: by source, GPU family and
         model class, for whole sources, whole deployments and single figures left out.
         With --field: on the field's measured runs, by stack, GPU family, model, layout
         and mode (--baseline and --write-baseline then mean the field's baseline)."""
-        from bot.cli.errors import friendly_errors
+        from bot.cli.errors import BadInput, friendly_errors
 
-        check = _validate_field if field else _validate
         with friendly_errors(lambda: as_json):
-            check(load_engine(), as_json=as_json, baseline=baseline, write=write_baseline)
+            if not field:
+                if write_ttft_bands is not None:
+                    raise BadInput(
+                        "--write-ttft-bands needs --field: the field's held-out first-token "
+                        "times set them",
+                        hint=f"e.g. {TTFT_BANDS_COMMAND} core/data/ttft-bands.yaml",
+                    )
+                _validate(load_engine(), as_json=as_json, baseline=baseline, write=write_baseline)
+                return
+            _validate_field(
+                load_engine(),
+                as_json=as_json,
+                baseline=baseline,
+                write=write_baseline,
+                write_ttft_bands=write_ttft_bands,
+            )
 
     return group
 
@@ -191,7 +213,12 @@ def _validate(
 
 
 def _validate_field(
-    engine: PerfEngine, *, as_json: bool, baseline: Path | None, write: Path | None
+    engine: PerfEngine,
+    *,
+    as_json: bool,
+    baseline: Path | None,
+    write: Path | None,
+    write_ttft_bands: Path | None = None,
 ) -> None:
     """The engine on every field row, each deployment asked of the engine refitted without it."""
     from core.perf.field_check import (
@@ -200,6 +227,7 @@ def _validate_field(
         field_baseline_of,
         field_check,
         field_regressions,
+        ttft_bands_of,
     )
 
     report = field_check(engine)
@@ -212,6 +240,24 @@ def _validate_field(
     written = field_baseline_of(report)
     if write is not None:
         _write_baseline(write, written, template="cli_validate_field_baseline")
+    bands = None
+    if write_ttft_bands is not None:
+        import datetime as dt
+
+        bands = ttft_bands_of(
+            engine.catalog,
+            report,
+            field_data=_field_data_said(engine),
+            command=f"{TTFT_BANDS_COMMAND} {write_ttft_bands}",
+            computed=dt.date.today(),
+        )
+        _write_baseline(
+            write_ttft_bands,
+            bands,
+            template="cli_validate_ttft_bands",
+            section="ttft_bands",
+            what="the TTFT bands",
+        )
     if as_json:
         out = _dump_field(engine, report)
         if found is not None:
@@ -231,8 +277,25 @@ def _validate_field(
             groups = sum(1 + len(m.gpu_family) for m in written.metrics.values())
             checks = [f"field {metric}" for metric in written.metrics]
             say("cli_validate_written", path=str(write), groups=groups, checks=checks)
+        if bands is not None:
+            say("cli_validate_ttft_bands_written", path=str(write_ttft_bands), bands=bands)
     if found:
         raise typer.Exit(1)
+
+
+def _field_data_said(engine: PerfEngine) -> str:
+    """The field data as their provenance file names them (package, version, date),
+    else the folder they were read from."""
+    import yaml
+
+    folder = engine.catalog.field_data
+    if folder is None:
+        return "no field data"
+    try:
+        source = yaml.safe_load((folder / "provenance.yaml").read_text(encoding="utf-8"))["source"]
+        return f"{source['package']} {source['version']} ({source['date']})"
+    except (OSError, KeyError, TypeError, yaml.YAMLError):
+        return f"{folder.name}/"
 
 
 def _dump_field(engine: PerfEngine, report: FieldReport) -> dict[str, object]:
@@ -264,6 +327,8 @@ def _dump_field(engine: PerfEngine, report: FieldReport) -> dict[str, object]:
             "assumed_parallelism": c.assumed_parallelism,
             "method": c.answer.method,
             "error_band": round(c.answer.error_band, 4),
+            "ttft_error_band": _rounded(c.answer.ttft_error_band),
+            "ttft_band_judged": round(c.band("ttft"), 4),
             "unanswered": c.unanswered,
             **{
                 metric: {
@@ -312,6 +377,7 @@ def _field_group(g: FieldGroup) -> dict[str, object]:
         "not_asked": g.unasked,
         "unanswered": g.unanswered,
         "median_band": _rounded(g.median_band),
+        "median_ttft_band": _rounded(g.median_ttft_band),
         **{
             metric: {
                 "asked": m.asked,
@@ -346,9 +412,17 @@ def _read_baseline(path: Path, kind: type[B], example: str) -> B:
         raise BadInput(f"{path} is not a baseline file: {first}", hint=example) from exc
 
 
-def _write_baseline(path: Path, kept: BaseModel, *, template: str) -> None:
+def _write_baseline(
+    path: Path,
+    kept: BaseModel,
+    *,
+    template: str,
+    section: str | None = None,
+    what: str = "the baseline",
+) -> None:
     """Written whole to a temporary file and renamed, so a failed write leaves the old one;
-    ``template`` words the comment that heads it."""
+    ``template`` words the comment that heads it, ``section`` names the mapping it is
+    kept under (a catalog data file's section)."""
     import os
 
     import yaml
@@ -357,8 +431,12 @@ def _write_baseline(path: Path, kept: BaseModel, *, template: str) -> None:
     from bot.cli.printing import renderer
 
     header = renderer().text(template, path=str(path))
+    document = kept.model_dump(mode="json")
     body = yaml.safe_dump(
-        kept.model_dump(mode="json"), sort_keys=False, allow_unicode=True, width=200
+        document if section is None else {section: document},
+        sort_keys=False,
+        allow_unicode=True,
+        width=200,
     )
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -367,7 +445,7 @@ def _write_baseline(path: Path, kept: BaseModel, *, template: str) -> None:
     except OSError as exc:
         temporary.unlink(missing_ok=True)
         raise BadInput(
-            f"cannot write the baseline {path}: {exc.strerror}",
+            f"cannot write {what} to {path}: {exc.strerror}",
             hint="give a path in a directory you can write",
         ) from exc
 

@@ -43,6 +43,7 @@ def with_additions(
         prices={p.id: p for p in price_table.values()},
         default_term_months=catalog.default_term_months,
         field_data=catalog.field_data,
+        ttft_bands=catalog.ttft_bands,
     )
     for section, rid, field, message in merged.dangling_references():
         raise CatalogError(message, file=f"added {section}", entry=rid, field=field)

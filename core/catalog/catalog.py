@@ -18,6 +18,7 @@ from core.catalog.entries import (
     Model,
     Precision,
     Stack,
+    TtftBands,
 )
 from core.errors import InputError
 
@@ -91,6 +92,8 @@ class Catalog:
     """The term a question that names none is priced at (the price book's setting;
     36 months when no file sets it)."""
     field_data: Path | None
+    ttft_bands: TtftBands | None
+    """The bands of a worked-out time to first token (None: no file sets them)."""
     _by_deployment: dict[tuple[str, str, int, str, str], list[Measurement]]
     _field: list[tuple[FieldMeasurement, ...]]
 
@@ -106,6 +109,7 @@ class Catalog:
         prices: Mapping[str, LeasePrice] | None = None,
         default_term_months: int | None = None,
         field_data: Path | None = None,
+        ttft_bands: TtftBands | None = None,
     ) -> None:
         object.__setattr__(self, "engine", engine)
         object.__setattr__(self, "precisions", Table("precision", dict(precisions)))
@@ -118,6 +122,7 @@ class Catalog:
             self, "default_term_months", 36 if default_term_months is None else default_term_months
         )
         object.__setattr__(self, "field_data", field_data)
+        object.__setattr__(self, "ttft_bands", ttft_bands)
         object.__setattr__(self, "_field", [])
         index: dict[tuple[str, str, int, str, str], list[Measurement]] = {}
         for m in self.measurements:
@@ -187,6 +192,12 @@ class Catalog:
                 message = f"{line.gpu} at {line.term_months} months is already priced"
                 yield "prices", line.id, "term_months", f"{message} by {seen[key]!r}"
             seen[key] = line.id
+        if self.ttft_bands is not None:
+            served = {s.engine for s in self.stacks}
+            for name in self.ttft_bands.by_serving_engine:
+                if name not in served:
+                    message = f"no stack runs the serving engine {name!r}"
+                    yield "ttft_bands", "ttft_bands", "by_serving_engine", message
 
     def lease_price(self, gpu: str, term_months: int) -> LeasePrice | None:
         """The price book's line for this GPU and term, if it has one."""

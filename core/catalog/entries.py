@@ -456,3 +456,48 @@ class EngineConstants(Record):
         if not 0 < low <= self.prefill_efficiency.value <= high <= 1:
             raise ValueError("prefill_efficiency_range must hold the prior within (0, 1]")
         return self
+
+
+class TtftBand(Record):
+    """One band of a worked-out time to first token, and how many held-out first-token
+    times it was set from."""
+
+    band: float = Field(gt=0)
+    first_token_times: int = Field(ge=1)
+
+
+class TtftBands(Record):
+    """The bands of a time to first token the roofline works out, as the held-out field
+    check set them (core/data/ttft-bands.yaml).
+
+    Kept as data rather than set when the engine is built: setting them asks every field
+    row of the engine refitted without its deployment, which costs several times the
+    build itself. A test recomputes them and fails when the file is stale.
+    """
+
+    quantile: float = Field(gt=0.5, lt=1)
+    """The split-conformal quantile they were set at (engine.yaml's error_band_quantile)."""
+    floor: float = Field(ge=0, lt=1)
+    """The floor no band goes under (engine.yaml's error_band_floor)."""
+    overall: TtftBand
+    """Over every serving engine: for an engine the field did not measure."""
+    by_serving_engine: dict[str, TtftBand] = Field(min_length=1)
+    method: str = Field(min_length=10)
+    field_data: str = Field(min_length=3)
+    """What the first-token times were measured in (the field data's package and version)."""
+    command: str = Field(min_length=3)
+    """The command that rewrites this file."""
+    computed: dt.date
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TtftBands:
+        for name, b in (("overall", self.overall), *self.by_serving_engine.items()):
+            if b.band < self.floor:
+                raise ValueError(f"the {name} band {b.band} is under the floor {self.floor}")
+        counted = sum(b.first_token_times for b in self.by_serving_engine.values())
+        if counted > self.overall.first_token_times:
+            raise ValueError(
+                f"the serving engines' first-token times add up to {counted}, "
+                f"more than the {self.overall.first_token_times} of the overall band"
+            )
+        return self

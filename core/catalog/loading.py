@@ -24,6 +24,7 @@ from core.catalog.entries import (
     Precision,
     PriceBookTerms,
     Stack,
+    TtftBands,
 )
 from core.errors import CatalogError
 
@@ -37,11 +38,12 @@ SECTIONS: dict[str, type[BaseModel]] = {
     "measurements": Measurement,
     "prices": LeasePrice,
     "engine": EngineConstants,
+    "ttft_bands": TtftBands,
 }
 # libyaml's safe loader when PyYAML was built with it (ten times faster), else Python's.
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-SINGLETONS = {"engine"}
+SINGLETONS = {"engine", "ttft_bands"}
 """Sections holding one mapping rather than a list of entries."""
 
 SETTINGS: dict[str, type[BaseModel]] = {"default_term_months": PriceBookTerms}
@@ -167,6 +169,8 @@ def _validate(kind: type[R], raw: Any, *, file: str, index: int) -> R:
     entry = str(raw.get("id", f"#{index + 1}")) if isinstance(raw, Mapping) else f"#{index + 1}"
     if kind is EngineConstants:
         entry = "engine"
+    if kind is TtftBands:
+        entry = "ttft_bands"
     if kind is PriceBookTerms:
         entry = "price book"
     try:
@@ -190,6 +194,7 @@ def _assemble(sections: dict[str, list[tuple[str, BaseModel]]], field_data: Path
     tables: dict[str, dict[str, Any]] = {}
     origin: dict[tuple[str, str], str] = {}
     engines = sections.pop("engine")
+    ttft_bands = sections.pop("ttft_bands")
     default_term = _default_term(sections.pop("default_term_months"), sections["prices"])
     if len(engines) != 1:
         files = ", ".join(f for f, _ in engines) or "no file"
@@ -215,6 +220,7 @@ def _assemble(sections: dict[str, list[tuple[str, BaseModel]]], field_data: Path
         tables[section] = table
     constants = engines[0][1]
     assert isinstance(constants, EngineConstants)
+    bands = _ttft_bands(ttft_bands, constants)
     catalog = Catalog(
         engine=constants,
         precisions=tables["precisions"],
@@ -225,11 +231,41 @@ def _assemble(sections: dict[str, list[tuple[str, BaseModel]]], field_data: Path
         prices=tables["prices"],
         default_term_months=default_term,
         field_data=field_data,
+        ttft_bands=bands,
     )
     for problem in catalog.dangling_references():
         section, rid, field, message = problem
-        raise CatalogError(message, file=origin[(section, rid)], entry=rid, field=field)
+        file = ttft_bands[0][0] if section == "ttft_bands" else origin[(section, rid)]
+        raise CatalogError(message, file=file, entry=rid, field=field)
     return catalog
+
+
+def _ttft_bands(found: list[tuple[str, BaseModel]], constants: EngineConstants) -> TtftBands | None:
+    """The TTFT bands: set at most once, at the quantile and floor engine.yaml sets every
+    other band at (bands set otherwise are stale: the command in the file rewrites them)."""
+    if len(found) > 1:
+        files = ", ".join(f for f, _ in found)
+        raise CatalogError(
+            f"the TTFT bands are set more than once (in: {files})",
+            file=found[1][0],
+            entry="ttft_bands",
+            field=None,
+        )
+    if not found:
+        return None
+    file, bands = found[0]
+    assert isinstance(bands, TtftBands)
+    for name in ("quantile", "floor"):
+        wanted = getattr(constants, f"error_band_{name}")
+        if getattr(bands, name) != wanted:
+            raise CatalogError(
+                f"set at {name} {getattr(bands, name)}, but engine.yaml's error_band_{name} "
+                f"is {wanted}: rewrite them with {bands.command}",
+                file=file,
+                entry="ttft_bands",
+                field=name,
+            )
+    return bands
 
 
 def _default_term(

@@ -154,6 +154,21 @@ class ErrorBands:
     floor: float = 0.0
     anchored_per_log: float | None = None
     carried: float | None = None
+    ttft: float | None = None
+    """The band of a time to first token the roofline worked out, set from the field's
+    held-out first-token times (core/data/ttft-bands.yaml; None: no such evidence, the
+    answer's throughput band stands in)."""
+    ttft_by_engine: dict[str, float] = field(default_factory=dict)
+    """The same per serving engine, for the engines the field measured."""
+
+    def for_ttft(self, serving_engine: str, *, measured: bool, throughput_band: float) -> float:
+        """The band of an answer's time to first token: none when it was measured, else
+        its serving engine's band (first-token times miss by their own causes, queueing
+        and prefill, not by the decode step's), else the band over every engine."""
+        if measured:
+            return 0.0
+        found = self.ttft_by_engine.get(serving_engine, self.ttft)
+        return throughput_band if found is None else found
 
     def for_method(self, method: Method, stack: str) -> float:
         """A method's band at the closeness its validation checks had.
@@ -211,8 +226,11 @@ class Throughput:
     basis: Basis
     method: Method
     error_band: float
+    """The band of the throughput figures (aggregate and per user)."""
     measurements: tuple[Measurement, ...]
     caveats: tuple[str, ...] = field(default=())
+    ttft_error_band: float | None = None
+    """The band of ``ttft_s`` (None when there is no time to first token)."""
     fitted_on: tuple[Measurement, ...] = field(default=())
     """For a roofline estimate, every measurement its stack's parameters were fitted on."""
     closeness: Closeness = NOT_MEASURED
@@ -248,6 +266,18 @@ class Check:
     @property
     def within_band(self) -> bool:
         return abs(self.relative_error) <= self.error_band
+
+
+@dataclass(frozen=True)
+class FirstTokenCheck:
+    """One measured time to first token predicted by the engine refitted without its
+    deployment's figures: what the TTFT bands are set from."""
+
+    figure: str
+    deployment: tuple[str, str]
+    """What was held out with it (one model on one GPU)."""
+    serving_engine: str
+    relative_error: float
 
 
 @dataclass(frozen=True)
@@ -432,7 +462,14 @@ class PerfEngine:
             here = self.deployed(q, asked, admit_all=True)
             ttft = sum(m.ttft_s) / 2 if m.ttft_s else self._ttft(here, q)
             return self._result(
-                m.tokens_per_s, q, ttft, "measured", (m,), Closeness(measurement=m.id), here
+                m.tokens_per_s,
+                q,
+                ttft,
+                "measured",
+                (m,),
+                Closeness(measurement=m.id),
+                here,
+                ttft_measured=bool(m.ttft_s),
             )
 
         below = [m for m in alike if m.concurrency < q.concurrency]
@@ -594,6 +631,8 @@ class PerfEngine:
         rests_on: Iterable[Measurement],
         near: Closeness,
         here: Deployed,
+        *,
+        ttft_measured: bool = False,
     ) -> Throughput:
         """``here``: the deployment as it runs (the KV cache may admit fewer than asked);
         each decoding sequence gets tps / its concurrency."""
@@ -609,13 +648,22 @@ class PerfEngine:
             # a closed loop's figure counts the clients' waits; per user is decode speed
             params = self.params(q, here.step.rep.hw)
             per_user *= here.step.tokens_per_s(params) / self._figure(here, q, params)
+        band = self.bands.for_answer(method, q.stack, near)
+        ttft_band = None
+        if ttft is not None:
+            ttft_band = self.bands.for_ttft(
+                self.catalog.stacks.entries[q.stack].engine,
+                measured=ttft_measured,
+                throughput_band=band,
+            )
         return Throughput(
             output_tokens_per_s=tps,
             per_user_tokens_per_s=per_user,
             ttft_s=ttft,
             basis=BASIS[method],
             method=method,
-            error_band=self.bands.for_answer(method, q.stack, near),
+            error_band=band,
+            ttft_error_band=ttft_band,
             measurements=rests,
             caveats=tuple(caveats),
             closeness=near,

@@ -8,7 +8,15 @@ transfers to deployments nobody gave it. Each row becomes the question a sales e
 would ask (model, GPU, GPU count, precision, the serving engine by name, concurrency,
 prompt and output lengths) and the answer is compared with what was measured:
 aggregate output tokens/s, per-user tokens/s (1000 / TPOT) and time to first token,
-each against the one band the answer reports.
+the first two against the throughput band the answer reports, the third against its
+TTFT band.
+
+The TTFT bands come from this check itself: the held-out first-token times are the
+engine's transfer errors. Each deployment is judged against the band set from every
+other deployment's (split-conformal, as the catalog's bands are set without the
+figure's source), never from its own. The bands the engine reports, set from all of
+them, are committed data (core/data/ttft-bands.yaml, ``ttft_bands_of``) rather than
+worked out at every build, which would cost a field check each time.
 
 A row the engine cannot ask about yet (disaggregated prefill and decode workers, a
 layout the question has no way to name, an engine the catalog has no stack for) is
@@ -22,20 +30,22 @@ second); ``held_out=False`` asks the engine as built instead, in about a second.
 
 from __future__ import annotations
 
+import datetime as dt
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.catalog import Catalog, Stack
+from core.catalog.entries import TtftBand, TtftBands
 from core.catalog.field import FieldMeasurement, Worker
 from core.errors import InputError
 from core.perf.accuracy import GroupBaseline, Regression, worse
-from core.perf.engine import PerfEngine, PerfQuery, Throughput
-from core.perf.validation import without_field_rows
+from core.perf.engine import ErrorBands, FirstTokenCheck, PerfEngine, PerfQuery, Throughput
+from core.perf.validation import ttft_bands_from, without_field_rows
 
 Metric = Literal["aggregate", "per_user", "ttft"]
 METRICS: tuple[Metric, ...] = ("aggregate", "per_user", "ttft")
@@ -124,6 +134,9 @@ class FieldComparison:
     answer: Throughput
     assumed_parallelism: str
     """The layout the engine modelled in place of the row's (its stack's parallelism)."""
+    ttft_band: float | None = None
+    """The TTFT band the row is judged against: set without its deployment's first-token
+    times (None: the band the answer reports)."""
 
     @property
     def layout(self) -> Worker:
@@ -155,10 +168,20 @@ class FieldComparison:
         predicted = self.predicted(metric)
         return None if predicted is None else predicted / self.measured(metric) - 1.0
 
+    def band(self, metric: Metric) -> float:
+        """The band a metric is judged against: the answer's throughput band, or for time
+        to first token its TTFT band."""
+        if metric != "ttft":
+            return self.answer.error_band
+        if self.ttft_band is not None:
+            return self.ttft_band
+        found = self.answer.ttft_error_band
+        return self.answer.error_band if found is None else found
+
     def inside_band(self, metric: Metric) -> bool:
         """Whether the band the answer reports holds the measurement (never, unanswered)."""
         error = self.relative_error(metric)
-        return error is not None and abs(error) <= self.answer.error_band
+        return error is not None and abs(error) <= self.band(metric)
 
 
 @dataclass(frozen=True)
@@ -206,7 +229,10 @@ class FieldGroup:
     unanswered: int
     metrics: Mapping[Metric, MetricAccuracy]
     median_band: float | None
-    """The median band the answers reported (None: none asked): what coverage is of."""
+    """The median throughput band the answers reported (None: none asked): what the
+    throughput figures' coverage is of."""
+    median_ttft_band: float | None = None
+    """The median TTFT band the rows were judged against (None: none asked)."""
 
 
 @dataclass(frozen=True)
@@ -256,7 +282,9 @@ def field_check(
 
     ``held_out``: each deployment's rows (one model on one GPU) are asked of the engine
     refitted without them, so a figure is judged by what the rest of the field taught
-    the engine; otherwise the engine as built answers, having fitted them.
+    the engine, and its first token by the TTFT band the other deployments' first-token
+    times in this check set (a check of a few rows sets none: the answer's band stands);
+    otherwise the engine as built answers, having fitted them, with its own bands.
     """
     catalog = engine.catalog
     compared: list[FieldComparison] = []
@@ -277,6 +305,8 @@ def field_check(
     for key, pairs in asked_rows.items():
         judge = without_field_rows(engine, every[key]) if held_out else engine
         compared.extend(compare(judge, row, query) for row, query in pairs)
+    if held_out:
+        compared = _judged_without_own_first_tokens(catalog, compared)
     if not compared and not unasked:
         raise ValueError("no field rows to check")
     keyers = _keyers(catalog)
@@ -299,6 +329,100 @@ def field_check(
         overall=summarise("overall", "overall", compared, unasked),
         groups=groups,
         stacks=dict(sorted(stacks.items())),
+    )
+
+
+def _judged_without_own_first_tokens(
+    catalog: Catalog, compared: Sequence[FieldComparison]
+) -> list[FieldComparison]:
+    """Each comparison with the TTFT band its question would carry had the field never
+    measured its deployment (None when too few other first-token times set one: the
+    answer's own band stands)."""
+    checks = ttft_checks_of(catalog, compared)
+    deployments = {deployment_of(c.row) for c in compared}
+    bands = {key: ttft_bands_without(catalog, checks, key) for key in deployments}
+
+    def band(c: FieldComparison) -> float | None:
+        found = bands[deployment_of(c.row)]
+        return found.ttft_by_engine.get(catalog.stacks.entries[c.query.stack].engine, found.ttft)
+
+    return [replace(c, ttft_band=band(c)) for c in compared]
+
+
+def ttft_bands_without(
+    catalog: Catalog, checks: Iterable[FirstTokenCheck], deployment: tuple[str, str]
+) -> ErrorBands:
+    """The TTFT bands set from every first-token time but ``deployment``'s, at the
+    catalog's quantile and floor (only the TTFT fields are set)."""
+    constants = catalog.engine
+    return ttft_bands_from(
+        (c for c in checks if c.deployment != deployment),
+        quantile=constants.error_band_quantile,
+        floor=constants.error_band_floor,
+    )
+
+
+def ttft_checks_of(
+    catalog: Catalog, compared: Iterable[FieldComparison]
+) -> tuple[FirstTokenCheck, ...]:
+    """The answered first-token times as checks, each under the serving engine its
+    question's stack runs."""
+    return tuple(
+        FirstTokenCheck(
+            figure=c.row.id,
+            deployment=deployment_of(c.row),
+            serving_engine=catalog.stacks.entries[c.query.stack].engine,
+            relative_error=error,
+        )
+        for c in compared
+        if (error := c.relative_error("ttft")) is not None
+    )
+
+
+TTFT_METHOD = (
+    "the split-conformal quantile of the held-out first-token times' |relative error| "
+    "(each model-on-GPU deployment's field rows asked of the engine refitted without "
+    "them), one band per serving engine the field measured and one over every engine"
+)
+
+
+def ttft_bands_of(
+    catalog: Catalog, report: FieldReport, *, field_data: str, command: str, computed: dt.date
+) -> TtftBands:
+    """The TTFT bands the engine reports, as core/data/ttft-bands.yaml keeps them: set
+    from every held-out first-token time of the whole field, one band per serving engine
+    and one over them all, at the catalog's quantile and floor.
+
+    The roofline's first token is queueing plus prefill, which miss by causes of their
+    own (how a harness keeps its clients in step, a scheduler's prefill policy), so it
+    carries a band of its own rather than the decode step's.
+
+    Raises:
+        ValueError: the report is not the held-out check of every field row (bands set
+            from rows the engine fitted, or from some rows only, would not be these).
+    """
+    if not report.held_out or report.rows != len(catalog.field_measurements()):
+        raise ValueError("the TTFT bands are set from the held-out check of every field row")
+    checks = ttft_checks_of(catalog, report.comparisons)
+    constants = catalog.engine
+    found = ttft_bands_from(
+        checks, quantile=constants.error_band_quantile, floor=constants.error_band_floor
+    )
+    if found.ttft is None:
+        raise ValueError("too few first-token times to set a TTFT band")
+    counted = Counter(c.serving_engine for c in checks)
+    return TtftBands(
+        quantile=constants.error_band_quantile,
+        floor=constants.error_band_floor,
+        overall=TtftBand(band=round(found.ttft, 4), first_token_times=len(checks)),
+        by_serving_engine={
+            name: TtftBand(band=round(band, 4), first_token_times=counted[name])
+            for name, band in found.ttft_by_engine.items()
+        },
+        method=TTFT_METHOD,
+        field_data=field_data,
+        command=command,
+        computed=computed,
     )
 
 
@@ -350,6 +474,7 @@ def summarise(
         unanswered=sum(c.unanswered is not None for c in compared),
         metrics=metrics,
         median_band=statistics.median(c.answer.error_band for c in compared) if compared else None,
+        median_ttft_band=statistics.median(c.band("ttft") for c in compared) if compared else None,
     )
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from core.catalog import Catalog, Measurement
 from core.perf.accuracy import source_key
 from core.perf.calibration import Calibration, calibrate, fit_field
-from core.perf.engine import Check, ErrorBands, PerfEngine, query_for
+from core.perf.engine import Check, ErrorBands, FirstTokenCheck, PerfEngine, query_for
 
 __all__ = [
     "CHECKS",
@@ -29,6 +29,8 @@ __all__ = [
     "Refits",
     "build_engine",
     "checks_of",
+    "ttft_bands_from",
+    "with_ttft_bands",
     "holdout",
     "leave_deployment_out",
     "leave_one_out",
@@ -190,6 +192,29 @@ def bands_from(
     )
 
 
+def ttft_bands_from(
+    checks: Iterable[FirstTokenCheck], *, quantile: float, floor: float
+) -> ErrorBands:
+    """The TTFT bands that hold ``quantile`` of first-token times like the checks': one
+    per serving engine, at the split-conformal quantile of its checks' errors, and one
+    over every engine for the rest (only the TTFT fields of the result are set)."""
+    found = list(checks)
+    by_engine: dict[str, list[float]] = defaultdict(list)
+    for c in found:
+        by_engine[c.serving_engine].append(abs(c.relative_error))
+    overall = _conformal([abs(c.relative_error) for c in found], quantile)
+    per_engine = {
+        name: max(floor, band)
+        for name, errors in sorted(by_engine.items())
+        if (band := _conformal(errors, quantile)) is not None
+    }
+    return replace(
+        NO_BANDS,
+        ttft=None if overall is None else max(floor, overall),
+        ttft_by_engine=per_engine,
+    )
+
+
 def _conformal(errors: Sequence[float], quantile: float) -> float | None:
     """The error a new figure stays under with probability ``quantile``: the
     ceil((n + 1) q)-th smallest of n (split conformal prediction), which a plain
@@ -263,7 +288,9 @@ def cross_validated(
 
 def build_engine(catalog: Catalog) -> PerfEngine:
     """Calibrate on every calibration figure, with bands from what the engine gets
-    wrong when a figure, its deployment or its whole source is left out."""
+    wrong when a figure, its deployment or its whole source is left out, and the TTFT
+    bands the catalog holds (the held-out field check set them; it costs several builds,
+    so it runs when they are rewritten, not here)."""
     constants = catalog.engine
     full = calibrate(catalog)
     refits = Refits(catalog, full)
@@ -273,11 +300,21 @@ def build_engine(catalog: Catalog) -> PerfEngine:
     return PerfEngine(
         catalog=catalog,
         calibration=full,
-        bands=bands_from(*checks, quantile=quantile, floor=floor),
+        bands=with_ttft_bands(bands_from(*checks, quantile=quantile, floor=floor), catalog),
         one_out=tuple(one_out),
         deployment_out=tuple(deployment_out),
         source_out=tuple(source_out),
     )
+
+
+def with_ttft_bands(bands: ErrorBands, catalog: Catalog) -> ErrorBands:
+    """``bands`` with the catalog's TTFT bands (unchanged when it holds none: an answer's
+    first token then carries its throughput band)."""
+    found = catalog.ttft_bands
+    if found is None:
+        return bands
+    by_engine = {name: b.band for name, b in found.by_serving_engine.items()}
+    return replace(bands, ttft=found.overall.band, ttft_by_engine=by_engine)
 
 
 def without_field_rows(engine: PerfEngine, rows: Iterable[str]) -> PerfEngine:

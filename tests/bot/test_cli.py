@@ -20,6 +20,7 @@ import pytest
 
 from bot.conversation import answer_question
 from bot.render.renderer import Renderer
+from core.catalog import load_catalog, packaged_files
 from core.scenario import Scenario
 from tests.bot.people import NOW
 
@@ -34,6 +35,7 @@ ESTIMATE_FIELDS = {
     "fits_memory",
     "basis",
     "error_band",
+    "ttft_error_band",
     "sources",
     "caveats",
 }
@@ -223,11 +225,12 @@ def test_estimate_json_of_a_deployment_that_does_not_fit_has_null_figures(run):
         "usd_per_million_output_tokens",
         "breakeven_utilization",
         "error_band",
+        "ttft_error_band",
     ):
         assert estimate[name] is None, name
 
 
-def test_a_batch_beyond_the_kv_cache_is_said_to_queue(run):
+def test_a_batch_beyond_the_kv_cache_is_said_to_queue(run, catalog):
     """150k-token prompts, 64 at once, on 8 B300s: the cache holds about half of them."""
     args = [
         *("--model", "kimi-k3", "--gpu", "b300", "--gpus", "8", "--concurrency", "64"),
@@ -236,6 +239,10 @@ def test_a_batch_beyond_the_kv_cache_is_said_to_queue(run):
     estimate = parse_one_object(run("estimate", "--json", *args).stdout)
     queued = estimate["queued_requests"]
     assert estimate["fits_memory"] is True and 0 < queued < 64
+    # its first token carries its serving engine's TTFT band, not the throughput band
+    serving = catalog.stacks.entries[estimate["stack"]].engine
+    band = catalog.ttft_bands.by_serving_engine[serving].band
+    assert estimate["ttft_error_band"] == band != estimate["error_band"]
     out = run("estimate", *args, wide=True).stdout
     assert (
         f"Queues: {queued} of the 64 requests wait for KV-cache room while {64 - queued} decode; "
@@ -434,11 +441,27 @@ def test_catalog_validate_field_json_holds_each_comparison_with_the_layout_it_ra
     assert {"overall", "stack", "gpu_family", "model", "layout", "mode"} <= report["summary"].keys()
 
 
-def test_a_field_baseline_written_today_holds_today_and_catches_a_regression(run, tmp_path):
+def test_a_field_baseline_written_today_holds_today_and_catches_a_regression(
+    run, tmp_path, catalog
+):
     path = tmp_path / "field-baseline.yaml"
-    written = run("catalog", "validate", "--field", "--write-baseline", str(path), wide=True)
+    bands = tmp_path / "ttft-bands.yaml"
+    written = run(
+        *("catalog", "validate", "--field", "--write-baseline", str(path)),
+        *("--write-ttft-bands", str(bands)),
+        wide=True,
+    )
     assert written.exit_code == 0, written.output
     assert f"Wrote the baseline to {path}" in written.stdout
+    # the TTFT bands written beside it, in the catalog's own format: today's, as committed
+    assert f"Wrote the TTFT bands to {bands}" in written.stdout
+    files = [p for p in packaged_files() if p.name != "ttft-bands.yaml"]
+    found, kept = load_catalog(files=[*files, bands]).ttft_bands, catalog.ttft_bands
+    assert found is not None and kept is not None
+    assert found.command.endswith(f"--write-ttft-bands {bands}")
+    assert found.overall.first_token_times == kept.overall.first_token_times
+    assert found.overall.band == pytest.approx(kept.overall.band, abs=0.005)
+    assert found.by_serving_engine.keys() == kept.by_serving_engine.keys()
     held = run("catalog", "validate", "--field", "--baseline", str(path), wide=True)
     assert held.exit_code == 0, held.output
     assert "no group regressed" in held.stdout
@@ -447,6 +470,14 @@ def test_a_field_baseline_written_today_holds_today_and_catches_a_regression(run
     regressed = run("catalog", "validate", "--field", "--baseline", str(path), wide=True)
     assert regressed.exit_code == 1, regressed.output
     assert "1 regression" in regressed.stdout and "field aggregate" in regressed.stdout
+
+
+def test_ttft_bands_are_written_only_from_the_field_check(run, tmp_path):
+    path = tmp_path / "ttft-bands.yaml"
+    result = run("catalog", "validate", "--write-ttft-bands", str(path))
+    assert result.exit_code == 2, result.output
+    assert "--write-ttft-bands needs --field" in result.stdout and not path.exists()
+    assert "Traceback" not in result.output
 
 
 def test_the_catalogs_baseline_given_to_the_field_check_is_refused_in_one_line(run):

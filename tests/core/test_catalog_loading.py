@@ -236,6 +236,60 @@ def test_an_unknown_section_names_the_file_and_the_section(data_dir, load):
     assert "unknown section 'benchmarks'" in str(caught.value)
 
 
+def edit_ttft_bands(data_dir: Path, change: Callable[[Entry], None]) -> None:
+    path = data_dir / "ttft-bands.yaml"
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(document["ttft_bands"])
+    path.write_text(yaml.safe_dump(document, sort_keys=False), encoding="utf-8")
+
+
+def test_ttft_bands_at_another_quantile_than_engine_yamls_are_refused_naming_the_rewrite(
+    data_dir, load
+):
+    edit_ttft_bands(data_dir, put(quantile=0.8))
+    with pytest.raises(CatalogError) as caught:
+        load()
+    assert (caught.value.file, caught.value.entry, caught.value.field) == (
+        "ttft-bands.yaml",
+        "ttft_bands",
+        "quantile",
+    )
+    assert "--write-ttft-bands" in str(caught.value)
+
+
+def test_a_ttft_band_of_a_serving_engine_no_stack_runs_is_refused(data_dir, load):
+    def rename_vllm(bands: Entry) -> None:
+        bands["by_serving_engine"]["vlm"] = bands["by_serving_engine"].pop("vllm")
+
+    edit_ttft_bands(data_dir, rename_vllm)
+    with pytest.raises(CatalogError) as caught:
+        load()
+    assert (caught.value.file, caught.value.field) == ("ttft-bands.yaml", "by_serving_engine")
+    assert "'vlm'" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda b: b["overall"].update(band=0.01), "under the floor"),
+        (lambda b: b["overall"].update(first_token_times=10), "add up to"),
+        (lambda b: b.pop("computed"), "computed"),
+    ],
+)
+def test_ttft_bands_below_their_floor_miscounted_or_undated_are_refused(
+    data_dir, load, change, says
+):
+    edit_ttft_bands(data_dir, change)
+    with pytest.raises(CatalogError) as caught:
+        load()
+    assert caught.value.file == "ttft-bands.yaml" and says in str(caught.value)
+
+
+def test_a_catalog_without_ttft_bands_loads_with_none(data_dir, load):
+    (data_dir / "ttft-bands.yaml").unlink()
+    assert load().ttft_bands is None
+
+
 # --- the packaged catalog -------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ from core.perf.validation import (
     bands_from,
     holdout,
     query_for,
+    with_ttft_bands,
 )
 
 K3_16 = dict(model="kimi-k3", gpu="gb300", gpus=16, price_per_gpu_hour=5)
@@ -82,7 +83,7 @@ def test_prefill_lowers_end_to_end_throughput_below_decode_only(ask):
 def test_a_stack_released_after_as_of_is_refused_with_the_date(ask):
     with pytest.raises(InputError) as info:
         ask(**K3_16, concurrency=16, stack="vllm-k3-decode", as_of="2026-10-01")
-    assert info.value.field == "as_of" and "2026-10-16" in info.value.hint
+    assert info.value.field == "as_of" and "2026-10-16" in (info.value.hint or "")
 
 
 def test_defaults_are_filled_and_named(ask):
@@ -112,7 +113,11 @@ def test_the_bands_come_from_the_checks_the_engine_keeps(catalog, engine):
         quantile=catalog.engine.error_band_quantile,
         floor=catalog.engine.error_band_floor,
     )
-    assert derived == engine.bands
+    # the TTFT bands are the catalog's (core/data/ttft-bands.yaml: the field check's
+    # held-out first-token times, test_field_check holds them to it)
+    assert catalog.ttft_bands is not None and engine.bands.ttft is not None
+    assert with_ttft_bands(derived, catalog) == engine.bands
+    assert derived.ttft is None and not derived.ttft_by_engine
     assert engine.bands.model >= catalog.engine.error_band_floor
     # a deployment left out is answered by the roofline, or carried from a stand-in GPU
     assert {c.method for c in engine.deployment_out} <= {"model", "carried"}
@@ -178,7 +183,9 @@ def test_mla_rows_with_data_parallel_attention_inform_their_model_not_the_engine
     path = [o for o in observations if o.hardware.model.attention == "mla" and o.layouts[0].dp > 1]
     assert {o.model for o in path} >= {"deepseek-r1", "kimi-k2.5"}
     fitted = engine.calibration.field_fit
-    without = fit_field(catalog, exclude=frozenset(o.row.id for o in path))
+    rows = [o.row for o in path]
+    assert all(rows)  # field observations are each of a field row
+    without = fit_field(catalog, exclude=frozenset(r.id for r in rows if r is not None))
     for name, params in fitted.per_engine.items():
         assert without.per_engine[name].as_vector() == pytest.approx(params.as_vector(), rel=1e-6)
     # they still inform their own model's fit
