@@ -473,6 +473,18 @@ def _fx(r: Reading, m: Match, toks: list[Tok]) -> None:
 def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, unit = _num(m.toks, "MONEY"), _unit(m.toks)
     per_gpu = any(t.flag for t in m.toks if t.type == "PER_TIME")
+    if unit is None and value > _HOURLY_MAX:  # "annual fee per GPU $34,000"
+        period = _PERIOD_BEFORE.search(context.before(r.text, m.toks[0].start)[-40:])
+        if period is not None:
+            unit = _PERIOD_WORDS[period["period"].lower()]
+            per_gpu = True
+            hours = _GPU_PERIOD_HOURS[unit]
+            r.assume(
+                f"${value:,.2f} read per GPU a {unit} ('{period.group().strip()}'), "
+                f"at {hours:g} hours a {unit}"
+            )
+            value /= hours
+            unit = "hour"
     if unit in (None, "hour") and not per_gpu:
         r.price_said = r.said(m)
     if unit is None:
@@ -488,6 +500,22 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     if gpu is not None:
         r.gpu_prices[gpu] = value
     r.put("price_per_gpu_hour", value, f"${value:.2f}/GPU-hour")
+
+
+_HOURLY_MAX = 100.0
+"""No GPU-hour costs more: a larger price said with a period before it is per that period."""
+_PERIOD_BEFORE = re.compile(
+    r"\b(?P<period>annual|annually|yearly|monthly|weekly)\b[^.;!?\n$]{0,25}\bper\s+gpu\b"
+    r"[^.;!?\n$]{0,10}$",
+    re.IGNORECASE,
+)
+_PERIOD_WORDS = {
+    "annual": "year",
+    "annually": "year",
+    "yearly": "year",
+    "monthly": "month",
+    "weekly": "week",
+}
 
 
 def _gpu_beside(toks: list[Tok], first: int, last: int) -> str | None:

@@ -198,6 +198,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("inter", "-", "token", "latency"): "TPOT",
     ("time", "per", "output", "token"): "TPOT",
     ("time", "between", "tokens"): "TPOT",
+    ("of", "capacity"): "UTIL",
+    ("of", "what", "we", "lease"): "UTIL",
     ("by", "day"): "PER_TIME:day",
     ("by", "second"): "PER_TIME:second",
     ("by", "hour"): "PER_TIME:hour",

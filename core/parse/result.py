@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.catalog import Catalog
 from core.parse.dates import dates
+from core.parse.discounts import discounted
 from core.parse.facts import Reading, read
 from core.parse.grammar import matches
 from core.parse.keyvalue import Pairs, read_pairs
@@ -220,6 +221,10 @@ def parse(text: str, catalog: Catalog, want: Kind | None = None) -> Parsed:
         kind = want
     fields, notes = project(reading, pairs, kind)
     notes += price_per_gpu(fields, reading, catalog)
+    if "price_per_gpu_hour" not in pairs.values:
+        reading.understood.extend(
+            discounted(fields, reading.text, reading.sources.get("price_per_gpu_hour"))
+        )
     prose = {k: v for k, v in reading.sources.items() if k not in pairs.values}
     notes += implausible(fields, prose)
     if kind == "traffic" and fields.get("gpus"):

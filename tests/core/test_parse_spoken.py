@@ -445,3 +445,43 @@ def test_a_pasted_monthly_usage_table_gives_the_latest_month_per_day(catalog: Ca
 def test_batch_sizes_in_a_list_are_no_volume_history(catalog: Catalog) -> None:
     got = parse("Llama 3.1 8B on 1x H100 at batch 8, 16, 32; 400 output tokens", catalog)
     assert "output_tokens_per_day" not in got.fields
+
+
+def test_a_discount_after_the_lease_price_is_applied_and_said(catalog: Catalog) -> None:
+    parsed = parse(
+        "We have a quote at $3.10/GPU-hour for 64x H100 (36 months), and we prepay, so 5% "
+        "off that. Llama 3.1 70B, concurrency 256.",
+        catalog,
+    )
+    assert parsed.fields["price_per_gpu_hour"] == pytest.approx(2.945)
+    assert any("less 5%" in u for u in parsed.understood)
+
+
+def test_a_price_said_after_the_discount_wins_as_written(catalog: Catalog) -> None:
+    got = parse(
+        "list for B200 on 36 months is $4.90/GPU-hr; I'm allowed to go to 10% off, so price "
+        "the deal at $4.41. DeepSeek R1, 300M out tok/day",
+        catalog,
+    ).fields
+    assert got["price_per_gpu_hour"] == 4.41
+    assert got["gpu"] == "b200"
+
+
+def test_a_yearly_fee_per_gpu_said_before_the_money_is_per_gpu_hour(catalog: Catalog) -> None:
+    got = parse(
+        "16 H200 GPUs, 3-year term, annual fee per GPU $34,000, paid quarterly. "
+        "Qwen3-235B-A22B, 64 concurrent.",
+        catalog,
+    ).fields
+    assert got["price_per_gpu_hour"] == pytest.approx(34_000 / 8760)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Llama 3.1 8B, 2M req/day, 80 out. We want to plan the peak at 75% of capacity.",
+        "Llama 3.1 8B, 2M req/day, 80 out; the peak sits at 75% of what we lease.",
+    ],
+)
+def test_a_share_of_capacity_is_the_planned_utilization(text: str, catalog: Catalog) -> None:
+    assert parse(text, catalog).fields["planned_utilization"] == 0.75

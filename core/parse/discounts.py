@@ -1,0 +1,43 @@
+"""A discount on the lease price: "$3.10/GPU-hour … we prepay, so 5% off that".
+
+Sales engineers quote a list or quoted price and the discount on it in one breath. The
+price the customer pays is the discounted one; it is worked out and said back with both
+figures. A discount is applied only to a lease price said in prose before it, and only
+when no other price follows it ("10% off, so price the deal at $4.41": the $4.41 said
+wins as written). A discount on an API ("their API is 20% off") is not ours to apply.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_DISCOUNT = re.compile(
+    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*(?:off|discount|rebate|lower|less|cheaper)\b"
+    r"|\b(?:discount|rebate|reduction)\s+of\s+(?P<pct2>\d{1,2}(?:\.\d+)?)\s*%"
+    r"|\b(?:less|minus)\s+(?P<pct3>\d{1,2}(?:\.\d+)?)\s*%",
+    re.IGNORECASE,
+)
+_PRICE_AFTER = re.compile(r"\$\s?\d")
+_API_NEAR = re.compile(r"\b(?:api|per\s+million|/m\b|per\s+1m)", re.IGNORECASE)
+
+
+def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]:
+    """Apply a discount said after the lease price ``said``; the notes say what was done."""
+    price = fields.get("price_per_gpu_hour")
+    if price is None or said is None or "%" not in text:
+        return []
+    at = text.find(said.split()[0]) if said else -1
+    found = _DISCOUNT.search(text, max(0, at))
+    if at < 0 or found is None:
+        return []
+    clause = text[max(0, found.start() - 40) : found.end() + 20]
+    if _API_NEAR.search(clause) or _PRICE_AFTER.search(text, found.end()):
+        return []
+    pct = float(found["pct"] or found["pct2"] or found["pct3"])
+    if not 0 < pct < 100:
+        return []
+    paid = price * (1 - pct / 100)
+    fields["price_per_gpu_hour"] = paid
+    words = " ".join(found.group().split())
+    return [f"${paid:.2f}/GPU-hour: ${price:.2f} less {pct:g}% ('{words}')"]
