@@ -45,6 +45,8 @@ _RAW_NO_KV = re.compile(_PIECES)
 
 _JOINERS = frozenset("-_/.")
 _DIRECTION_WORDS = frozenset({"OUT", "IN", "REASON"})
+_LENGTH_NOUNS = frozenset({"completions", "completion"})
+"""Counted as requests ("2M completions a day"), but before a bare number, a length."""
 _VOLUME_AFTER = frozenset({"OUT", "OUTS", "IN", "INS", "REASON", "TOKENS", "REQUESTS"})
 """After "and", a direction word starts the next amount ("1.200 tokens and output 350")."""
 _SHORT_GPU = re.compile(r"[abglmt]\d")
@@ -567,6 +569,13 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             out.append(_merge("MONEY", lex[i : i + 2], lex[i + 1].value))
             i += 2
             continue
+        if kind == "REQUESTS" and t.text.lower() in _LENGTH_NOUNS:
+            k = i + 1
+            while k < n and lex[k].type == FILLER:
+                k += 1
+            if at(k) == "NUM" and at(k + 1) not in ("PER_TIME", "TIME", "REQUESTS"):
+                t = Tok("OUT", t.text, None, t.start, t.end)  # "completions ~250": their length
+                kind = "OUT"
         if kind == "TERM":
             k = i + 1
             while k < n and lex[k].type == FILLER:

@@ -97,6 +97,13 @@ def totals(reading: Reading, counts: list[Tok]) -> None:
         elif day is not None and (after := _DAY_AFTER.match(text, t.end)) is not None:
             said = " ".join(text[day.start() : after.end()].split())
             _put(reading, "requests_per_day", t.value, said, "a day")
+        elif day is not None and t.value >= _ELLIPTIC_MIN and _bare(text, t.end):
+            kinds = [
+                k for k in ("requests_per_day", "output_tokens_per_day") if k in reading.values
+            ]
+            if len(kinds) == 1:  # "1.2M req/day … typical day is ~800k": the same count
+                said = " ".join(text[day.start() : t.end].split())
+                _restate(reading, kinds[0], t.value, said)
 
 
 def _put(reading: Reading, name: str, value: float, said: str, over: str) -> None:
@@ -110,3 +117,21 @@ def _put(reading: Reading, name: str, value: float, said: str, over: str) -> Non
     reading.match = None
     unit = "requests/day" if name == "requests_per_day" else "output tokens/day"
     reading.put(name, value, f"{compact(value)} {unit} ({over})", said)
+
+
+_ELLIPTIC_MIN = 1000.0
+_BARE = re.compile(r"\s*(?:[.;,!?\n]|$)")
+
+
+def _bare(text: str, end: int) -> bool:
+    """Whether nothing names what the number counts ("typical day is ~800k.")."""
+    return _BARE.match(text, end) is not None
+
+
+def _restate(reading: Reading, name: str, value: float, said: str) -> None:
+    """A day's volume said again with no unit: the later figure wins, said as such."""
+    old = reading.values[name]
+    reading.values[name] = value
+    unit = "requests/day" if name == "requests_per_day" else "output tokens/day"
+    reading.understood.append(f"{compact(value)} {unit} ← '{said}' (in place of {compact(old)})")
+    reading.assume(f"'{said}' read as {unit}, like the volume said before it")

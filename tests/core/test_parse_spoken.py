@@ -485,3 +485,20 @@ def test_a_yearly_fee_per_gpu_said_before_the_money_is_per_gpu_hour(catalog: Cat
 )
 def test_a_share_of_capacity_is_the_planned_utilization(text: str, catalog: Catalog) -> None:
     assert parse(text, catalog).fields["planned_utilization"] == 0.75
+
+
+def test_a_typical_day_said_after_the_busiest_takes_its_place(catalog: Catalog) -> None:
+    parsed = parse(
+        "> we're at 1.2M req/day on llama 3.1 70b\nthat's our busiest day btw, not a normal "
+        "one. typical day is ~800k.\nin/out is `2000/350`",
+        catalog,
+    )
+    assert parsed.fields["requests_per_day"] == 800_000
+    assert any("in place of 1.2M" in u for u in parsed.understood)
+
+
+def test_completions_before_a_bare_number_are_their_length(catalog: Catalog) -> None:
+    got = parse("Llama 3.1 70B on 8x H100, 48 concurrent, completions ~250", catalog).fields
+    assert got["output_tokens"] == 250
+    volume = parse("Llama 3.1 8B, 2M completions a day, 200 out", catalog).fields
+    assert volume["requests_per_day"] == 2e6
