@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.catalog import Catalog
+from core.parse.api_prices import both_sides
 from core.parse.dates import dates
 from core.parse.discounts import discounted
 from core.parse.facts import Reading, read
@@ -221,6 +222,7 @@ def parse(text: str, catalog: Catalog, want: Kind | None = None) -> Parsed:
         kind = want
     fields, notes = project(reading, pairs, kind)
     notes += price_per_gpu(fields, reading, catalog)
+    reading.understood.extend(both_sides(fields, reading.text, reading.sources))
     if "price_per_gpu_hour" not in pairs.values:
         reading.understood.extend(
             discounted(fields, reading.text, reading.sources.get("price_per_gpu_hour"))

@@ -502,3 +502,37 @@ def test_completions_before_a_bare_number_are_their_length(catalog: Catalog) -> 
     assert got["output_tokens"] == 250
     volume = parse("Llama 3.1 8B, 2M completions a day, 200 out", catalog).fields
     assert volume["requests_per_day"] == 2e6
+
+
+@pytest.mark.parametrize(
+    ("text", "api_in", "api_out"),
+    [
+        ("Llama 3.1 70B on an API at $0.88 per million tokens in and out, 4M req/day", 0.88, 0.88),
+        ("We pay $1.10/M output for Qwen3-32B on the API (input free on their promo)", 0.0, 1.1),
+        (
+            "Llama 3.1 8B on the API: 5¢ in / 8¢ out per million, 20B output tokens a day",
+            0.05,
+            0.08,
+        ),
+    ],
+)
+def test_api_prices_said_in_words_fill_both_sides(
+    text: str, api_in: float, api_out: float, catalog: Catalog
+) -> None:
+    got = parse(text, catalog).fields
+    assert (got["api_price_per_million_input"], got["api_price_per_million_output"]) == (
+        pytest.approx(api_in),
+        pytest.approx(api_out),
+    )
+
+
+def test_a_share_of_the_time_busy_is_the_utilization(catalog: Catalog) -> None:
+    got = parse(
+        "Qwen3-235B-A22B on 8x H200 at batch 64; we'd run it about 50% of the time", catalog
+    )
+    assert got.fields["utilization"] == 0.5
+
+
+def test_a_forms_minimum_speed_per_user_is_read(catalog: Catalog) -> None:
+    form = "metric\tvalue\nmodel\tLlama 3.1 70B Instruct\nrequests/day\t2,750,000\nmin tok/s per user\t22"
+    assert parse(form, catalog).fields["min_per_user_tokens_per_s"] == 22
