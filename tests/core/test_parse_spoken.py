@@ -534,5 +534,8 @@ def test_a_share_of_the_time_busy_is_the_utilization(catalog: Catalog) -> None:
 
 
 def test_a_forms_minimum_speed_per_user_is_read(catalog: Catalog) -> None:
-    form = "metric\tvalue\nmodel\tLlama 3.1 70B Instruct\nrequests/day\t2,750,000\nmin tok/s per user\t22"
+    form = (
+        "metric\tvalue\nmodel\tLlama 3.1 70B Instruct\nrequests/day\t2,750,000\n"
+        "min tok/s per user\t22"
+    )
     assert parse(form, catalog).fields["min_per_user_tokens_per_s"] == 22
