@@ -32,9 +32,11 @@ _PER_REQUEST = {
 _HORIZON = re.compile(r"\b(?:next|another|coming|following|first|last|past)\s*$", re.I)
 """Words before "6 months" that make it a span of time, not a lease term."""
 _PAST = re.compile(r"\b(?:last|past|previous|trailing)\s*$", re.I)
-_LEASING = re.compile(
-    r"\b(?:renew\w*|extend\w*|extension|lease|sign\w*|commit\w*|contract)\b", re.I
+_LEASING = re.compile(r"\b(?:renew\w*|lease|sign\w*|commit\w*|contract)\b", re.I)
+_OPTION = re.compile(
+    r"\b(?:extend\w*(?:\s+\w+)?\s+by|extension\s+of|option(?:al)?\s+\w*)\s*$", re.I
 )
+"""An option on the term ("may extend by 12 months"): said, never the term itself."""
 """...unless the sentence is about the lease itself ("renew for another 12 months")."""
 ELLIPTIC_MIN = 1000.0
 """A bare rate this large ("400M/day") is a day's volume; a small one ("30/s") may be a
@@ -54,6 +56,7 @@ class Reading:
     gpu_prices: dict[str, float] = field(default_factory=dict)  # "B300 at $5, H200 at $3"
     gpu_nodes: tuple[int, str] | None = None  # "2 GB300 racks": nodes, and the words
     model_short: bool = False  # the model came from a short alias ("v3", "r1")
+    quoted_utilization: bool = False  # "$/M at 40% utilization": the share it is quoted at
     gpu_said: list[str] = field(default_factory=list)
     scales: list[tuple[str, float, str]] = field(default_factory=list)
     action: str | None = None
@@ -428,6 +431,9 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.assume(f"term {value:g} read as months")
         unit = "month"
     before = context.before(r.text, m.toks[0].start)
+    if _OPTION.search(before) and not _has(m.toks, "TERM"):
+        r.ambiguous(f"'{r.said(m)}' read as an option to extend, not the lease term")
+        return
     horizon = bool(_HORIZON.search(before)) or " more " in r.said(m)
     if horizon and _LEASING.search(before):
         horizon = False  # "renewal at the same rate for another 12 months": a term after all
@@ -580,12 +586,23 @@ def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
     r.put("monthly_growth", rate, f"growth {rate:.3g}/month ({rate:.1%})")
 
 
+_QUOTED_AT = re.compile(
+    r"(?:\$\s*/\s*m\b|per\s+million|/m\b|\bprice|\bpriced|\bcost|\bquote|\bbid)", re.I
+)
+"""A utilization said with a price ("price per million at 40% utilization") is the share
+the $/M is quoted at, not the share the fleet is sized for."""
+
+
 def _utilization(r: Reading, m: Match, toks: list[Tok]) -> None:
     if _has(m.toks, "PCT"):
         value = _num(m.toks, "PCT") / 100
     else:
         value = _num(m.toks, "NUM")
         value = value / 100 if value > 1 else value
+    if _QUOTED_AT.search(context.before(r.text, m.toks[0].start)[-60:]):
+        r.quoted_utilization = True
+        r.put("utilization", value, f"$/M quoted at {value:.0%} utilization")
+        return
     r.put("utilization", value, f"utilization {value:.0%}")
 
 

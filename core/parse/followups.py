@@ -116,7 +116,9 @@ def apply_followup(fields: dict[str, Any], kind: str, text: str, catalog: Catalo
         else:
             alongside = True
     utilization = None
-    if kind == "traffic" and "planned_utilization" in edits and not _PLAN.search(text):
+    if kind == "traffic" and "utilization" in edits:  # said with a price: the quoted share
+        utilization = edits.pop("utilization")
+    elif kind == "traffic" and "planned_utilization" in edits and not _PLAN.search(text):
         utilization = edits.pop("planned_utilization")
     new = dict(fields)
     new.update(edits)

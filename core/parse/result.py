@@ -144,7 +144,8 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
     if len(reading.gpu_prices) > 1 and "price_per_gpu_hour" not in pairs.values:
         notes.extend(_prices_per_gpu(fields, reading, kind))
     if kind == "traffic":
-        if "utilization" in fields:  # a fleet's utilization is the sizing's planned one
+        if "utilization" in fields and not reading.quoted_utilization:
+            # a fleet's utilization is the sizing's planned one, unless said with a price
             fields["planned_utilization"] = fields.pop("utilization")
         if ids:
             fields["gpus"] = tuple(ids)

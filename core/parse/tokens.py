@@ -573,9 +573,17 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             k = i + 1
             while k < n and lex[k].type == FILLER:
                 k += 1
-            if at(k) == "NUM" and at(k + 1) not in ("PER_TIME", "TIME", "REQUESTS"):
+            after_tokens = i > 0 and lex[i - 1].type == "TOKENS"  # "500-token completions"
+            if after_tokens or (
+                at(k) == "NUM" and at(k + 1) not in ("PER_TIME", "TIME", "REQUESTS")
+            ):
                 t = Tok("OUT", t.text, None, t.start, t.end)  # "completions ~250": their length
                 kind = "OUT"
+        answer = kind == "OUT" and t.text.lower() == "answer"
+        if answer and at(i + 1) == FILLER and lex[i + 1].text == ":":
+            out.append(Tok(BREAK, t.text, None, t.start, t.end))  # 'Answer: "3 years."'
+            i += 2
+            continue
         if kind == "TERM":
             k = i + 1
             while k < n and lex[k].type == FILLER:
@@ -737,7 +745,9 @@ def _per(lex: list[Tok], i: int, out: list[Tok]) -> tuple[Tok, int] | None:
         return _merge("PER_MILLION", lex[i : j + 1], "thousand"), j + 1  # "$0.0006 per 1K"
     million = nxt.type == "SCALE_M" or (nxt.type == "NUM" and nxt.value == 1e6)
     if million:
-        money = any(t.type == "MONEY" for t in out[-3:])
+        money = any(t.type == "MONEY" for t in out[-3:]) or (
+            i > 0 and lex[i - 1].type == "MONEYWORD"  # "show $/M at 70% utilization"
+        )
         if money or nxt.type == "NUM" or nxt.text.lower() != "m":
             return _merge("PER_MILLION", lex[i : j + 1], None), j + 1
         return _merge("PER_TIME", lex[i : j + 1], "minute"), j + 1

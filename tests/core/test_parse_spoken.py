@@ -539,3 +539,34 @@ def test_a_forms_minimum_speed_per_user_is_read(catalog: Catalog) -> None:
         "min tok/s per user\t22"
     )
     assert parse(form, catalog).fields["min_per_user_tokens_per_s"] == 22
+
+
+def test_a_utilization_said_with_a_price_is_the_quoted_share_not_the_plan(
+    catalog: Catalog,
+) -> None:
+    quoted = parse(
+        "Kimi K2.5, 400 million output tokens/day. State the price per million output tokens "
+        "at 40% average utilization.",
+        catalog,
+    ).fields
+    assert quoted["utilization"] == 0.4 and "planned_utilization" not in quoted
+    planned = parse("Kimi K2.5, 400M output tokens/day, plan the peak at 75% of capacity", catalog)
+    assert planned.fields["planned_utilization"] == 0.75
+
+
+def test_an_option_to_extend_is_no_term_and_an_answer_label_is_no_length(
+    catalog: Catalog,
+) -> None:
+    got = parse(
+        "Kimi K2.5, 400M output tokens/day. Minimum term 24 months; the Authority may extend "
+        'by 12 months. Q18: "Preferred term?" Answer: "2 years."',
+        catalog,
+    )
+    assert got.fields["term_months"] == 24
+    assert "output_tokens" not in got.fields
+    assert any("option to extend" in a for a in got.ambiguities)
+
+
+def test_dollars_per_million_is_no_monthly_rate(catalog: Catalog) -> None:
+    got = parse("Kimi K3 on 64 B300s, batch 192; show $/M at 70% utilization", catalog).fields
+    assert got["utilization"] == 0.7 and "monthly_growth" not in got
