@@ -118,11 +118,11 @@ def kind_of(reading: Reading, pairs: Pairs) -> Kind:
     values = {**reading.values, **pairs.values}
     if any(values.get(v) is not None for v in VOLUME):
         return "traffic"
-    if reading.gpu_count or pairs.gpu_count or pairs.gpu_ids or "concurrency" in values:
+    if pairs.gpu_count or pairs.gpu_ids or "concurrency" in values:
         return "scenario"
-    if reading.gpu_ids and values.get("model") is not None:
+    if (reading.gpu_count or reading.gpu_ids) and values.get("model") is not None:
         return "scenario"  # "Llama 70B on H200": the smallest count that holds it, said
-    return "unknown"  # a GPU named alone ("what about GB300?") is no deployment to cost
+    return "unknown"  # GPUs alone ("what about GB300?", "4 nodes of B200") are no deployment
 
 
 def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], list[str]]:

@@ -121,6 +121,7 @@ def test_users_with_no_frequency_are_asked_about_not_taken_as_requests(catalog: 
     [
         "what about GB300 NVL72 instead of the B200 for the same thing?",
         "Can you send the price list for H20 and L40S, 12 and 36 month terms?",
+        "Please provide your earliest delivery date for 4 nodes of B200 (32 GPUs).",
     ],
 )
 def test_a_gpu_named_alone_is_no_deployment(text: str, catalog: Catalog) -> None:
