@@ -220,6 +220,9 @@ def _tokens(
             "request, e.g. '800 in / 400 out'"
         )
         return
+    if _measured(r, m):
+        r.ambiguous(f"'{said}' is a throughput they measured, not read as traffic")
+        return
     if direction is None:
         r.ambiguous(f"'{said}': tokens without input/output, read as output tokens")
     daily = timeunits.per_day(value, unit)
@@ -370,7 +373,7 @@ def _concurrency(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 _SEEN = re.compile(
     r"\b(?:currently|today|right\s+now|at\s+the\s+moment|at\s+present|we\s+see|seeing"
-    r"|we\s+get|getting|observed|measured|we\s+measure|they\s+measure|our\s+current"
+    r"|we\s+get|we\s+got|getting|observed|measured|we\s+measure|they\s+measure|our\s+current"
     r"|their\s+current|on\s+(?:our|their)\s+current)\b",
     re.IGNORECASE,
 )
@@ -380,6 +383,18 @@ _WANTED = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"[,;.(\n!?]")
+
+
+_MEASURING = re.compile(
+    r"\b(?:we\s+got|got|achieved|measured|benchmarked|maxed\s+out\s+at|topped\s+out\s+at"
+    r"|load[\s-]test\w*|peaked\s+at\s+a\s+throughput)\b[^.;!?\n]{0,20}$",
+    re.IGNORECASE,
+)
+
+
+def _measured(r: Reading, m: Match) -> bool:
+    """A throughput reached in a test ("we got ~2,900 tok/s aggregate"), not a load."""
+    return _MEASURING.search(context.before(r.text, m.toks[0].start)[-50:]) is not None
 
 
 def _target(r: Reading, m: Match, name: str, value: float, note: str) -> bool:

@@ -30,7 +30,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "OUT": (
         "",
         "output outputs generated generation completion decode decoded visible answer answers "
-        "response responses reply replies osl",
+        "response responses reply replies osl gen",
     ),
     "OUTS": ("", "out back"),
     "IN": ("", "input inputs prompt prompts prefill isl question questions"),
@@ -81,7 +81,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "spending spend charge charges charging list via on-prem throughput "
         "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
         "plan plans planned planning aim assumption actual ca approx. env window count "
-        "stays stay remains remain",
+        "stays stay remains remain capped",
     ),
 }
 

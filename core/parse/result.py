@@ -32,7 +32,7 @@ from core.parse.sums import add_up
 from core.parse.tables import structured
 from core.parse.tokens import scan
 from core.parse.trends import trend
-from core.parse.volumes import totals
+from core.parse.volumes import output_share, totals
 from core.pricing import offered_gpus
 from core.scenario import Scenario
 from core.traffic import Traffic
@@ -87,6 +87,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     reading = read(plain, tokens.toks, matches(tokens.toks))
     multiply(reading, tokens.counts)
     totals(reading, tokens.counts)
+    output_share(reading)
     add_up(reading)
     later(reading)
     trend(reading)

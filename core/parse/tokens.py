@@ -579,6 +579,13 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             ):
                 t = Tok("OUT", t.text, None, t.start, t.end)  # "completions ~250": their length
                 kind = "OUT"
+        if kind in _DIRECTION_WORDS and not (i > 0 and lex[i - 1].type == "NUM"):
+            k = i + 1
+            while k < n and lex[k].type == FILLER:
+                k += 1
+            if k > i + 1 and at(k) == "NUM" and at(k + 1) in _DIRECTION_WORDS:
+                i += 1  # "each answer is ~5k reasoning + 1k visible": the number's own word wins
+                continue
         answer = kind == "OUT" and t.text.lower() == "answer"
         if answer and at(i + 1) == FILLER and lex[i + 1].text == ":":
             out.append(Tok(BREAK, t.text, None, t.start, t.end))  # 'Answer: "3 years."'

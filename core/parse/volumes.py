@@ -63,7 +63,10 @@ _TOTAL_AFTER = re.compile(
 _DAY_BEFORE = re.compile(
     r"\bday\s+(?:is|was|sees|has|of|:|=)\s*(?:about|around|roughly|~|≈)?\s*$", re.IGNORECASE
 )
-_DAY_AFTER = re.compile(r"\s*(?P<requests>requests?|reqs?|calls|queries)\b", re.IGNORECASE)
+_DAY_AFTER = re.compile(
+    r"\s*(?:(?P<requests>requests?|reqs?|calls|queries)|(?:output\s+)?tokens?\s*(?:out)?)\b",
+    re.IGNORECASE,
+)
 _WINDOW = re.compile(
     r"\b(?:last|past|previous|trailing)\s+(?P<n>\d{1,3}|a|one|two|three|four|six|twelve)?\s*"
     r"(?P<unit>days?|weeks?|months?|quarters?|years?)\b",
@@ -96,7 +99,8 @@ def totals(reading: Reading, counts: list[Tok]) -> None:
             _put(reading, name, per_day, said, f"over the {' '.join(window.group().split())}")
         elif day is not None and (after := _DAY_AFTER.match(text, t.end)) is not None:
             said = " ".join(text[day.start() : after.end()].split())
-            _put(reading, "requests_per_day", t.value, said, "a day")
+            name = "requests_per_day" if after["requests"] else "output_tokens_per_day"
+            _put(reading, name, t.value, said, "a day")
         elif day is not None and t.value >= _ELLIPTIC_MIN and _bare(text, t.end):
             kinds = [
                 k for k in ("requests_per_day", "output_tokens_per_day") if k in reading.values
@@ -135,3 +139,33 @@ def _restate(reading: Reading, name: str, value: float, said: str) -> None:
     unit = "requests/day" if name == "requests_per_day" else "output tokens/day"
     reading.understood.append(f"{compact(value)} {unit} ← '{said}' (in place of {compact(old)})")
     reading.assume(f"'{said}' read as {unit}, like the volume said before it")
+
+
+_SHARE = re.compile(
+    r"\b(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*(?:of\s+(?:it|that|them|those|the\s+total)\s+)?"
+    r"(?:is\s+|are\s+)?(?P<side>input|prompts?|prefill|output|completions?)\b",
+    re.IGNORECASE,
+)
+
+
+def output_share(reading: Reading) -> None:
+    """ "2B tokens/day total, 85% of it input, the rest output": the output's share of a
+    day's tokens said without a side (read as output until now, and flagged so)."""
+    vague = [a for a in reading.ambiguities if "tokens without input/output" in a]
+    total = reading.values.get("output_tokens_per_day")
+    if not vague or total is None or "%" not in reading.text:
+        return
+    found = _SHARE.search(reading.text)
+    if found is None:
+        return
+    pct = float(found["pct"]) / 100
+    side = found["side"].lower()
+    share = pct if side.startswith(("output", "completion")) else 1 - pct
+    if not 0 < share < 1:
+        return
+    reading.values["output_tokens_per_day"] = total * share
+    reading.ambiguities[:] = [a for a in reading.ambiguities if a not in vague]
+    said = " ".join(found.group().split())
+    reading.understood.append(
+        f"{compact(total * share)} output tokens/day: {share:.0%} of {compact(total)} ('{said}')"
+    )
