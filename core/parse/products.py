@@ -136,6 +136,10 @@ def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
         return Factor(value, "users", None, True, _said(text, start, end))
     if not text[t.end : t.end + 2].strip().isalpha():
         return None  # a population's noun follows its number: "1,200 agents"
+    head = text[t.end : t.end + 24].split(None, 1)
+    noun = head[0].lower().split("/")[0].rstrip(",.;:)") if head else ""
+    if not noun.endswith("s") or len(noun) < 4 or noun in _NOT_COUNTS:
+        return None  # most numbers are followed by a unit: looked at before any regex
     words = _words(text, t.end)
     if not words or words[0] in _NOT_COUNTS or not words[0].endswith("s") or len(words[0]) < 4:
         return None  # "10 s is fine": a time, not a population

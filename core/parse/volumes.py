@@ -80,15 +80,18 @@ def totals(reading: Reading, counts: list[Tok]) -> None:
     """Totals over a window ("60M requests total", "45B output tokens total" with "last
     30 days") and a day's volume said as a day ("Average day is 900k requests")."""
     text = reading.text
-    window = _WINDOW.search(text) if "total" in text.lower() else None
+    lower = text.lower()
+    if len(lower) != len(text):
+        lower = text  # a rare letter lower() lengthens: no offsets to share
+    window = _WINDOW.search(text) if "total" in lower else None
     for t in counts:
         if t.type != "NUM" or not isinstance(t.value, float):
             continue
         total = None
-        if window is not None and "total" in text[t.end : t.end + 40].lower():
+        if window is not None and lower.find("total", t.end, t.end + 40) != -1:
             total = _TOTAL_AFTER.match(text, t.end)
         day = None
-        if total is None and "day" in text[max(0, t.start - 30) : t.start].lower():
+        if total is None and lower.find("day", max(0, t.start - 30), t.start) != -1:
             day = _DAY_BEFORE.search(text, max(0, t.start - 30), t.start)
         if total is not None and window is not None:
             n = window["n"]
@@ -155,9 +158,11 @@ def output_share(reading: Reading) -> None:
     total = reading.values.get("output_tokens_per_day")
     if not vague or total is None or "%" not in reading.text:
         return
-    found = _SHARE.search(reading.text)
+    source = reading.sources.get("output_tokens_per_day", "")
+    at = reading.text.find(source.split()[0]) if source else 0
+    found = _SHARE.search(reading.text, max(0, at), max(0, at) + 200)
     if found is None:
-        return
+        return  # the share is said right after the total, if at all
     pct = float(found["pct"]) / 100
     side = found["side"].lower()
     share = pct if side.startswith(("output", "completion")) else 1 - pct
