@@ -899,6 +899,12 @@ def calibrate(
             found = replace(
                 found, exposed_communication=engine.exposed_communication_overlapped.value
             )
+        if entry.kernels_per_layer_share != 1.0:
+            found = replace(
+                found,
+                per_layer_step_overhead_s=found.per_layer_step_overhead_s
+                * entry.kernels_per_layer_share,
+            )
         return found
 
     def tethered(stack: str, params: StackParams) -> Priors:
