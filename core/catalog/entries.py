@@ -277,6 +277,11 @@ class Stack(Record):
     """Its collectives run behind compute and weight loading (two-batch or dual-batch
     overlap, a fused path that loads weights during communication): its exposed share
     of collectives starts from engine.yaml's ``exposed_communication_overlapped``."""
+    kernels_per_layer_share: float = Field(default=1.0, gt=0.0, le=1.0)
+    """Kernels a layer runs on this path as a share of its engine's general releases (a
+    fused decode path that merges a layer's kernels: ~0.5). A step's fixed cost per
+    layer is its kernels' launches and gaps, so the stack's starts from this share of
+    its engine's."""
     specialised: bool = False
     """A code path its engine's general releases do not run (a model's own fused decode
     path, a large-scale expert-parallel deployment): its own figures may move it far

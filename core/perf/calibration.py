@@ -70,6 +70,12 @@ TETHERED = (0, 1, 2, 3, 5, 6)
 """The parameters a field-measured engine's stacks keep near the field's fit: all but
 the exposed share of collectives, which the field's mostly single-node runs barely
 inform (their all-reduces are a few percent of a step)."""
+SCHEDULER_TETHERED = (5, 6)
+"""What a field-measured engine keeps near the field's fit for a model the field never
+ran on it: its scheduler and harness (how prompts arrive, the work per sequence), the
+engine's whatever the model. The rest (fixed cost per layer, the share of bandwidth
+and peak its kernels reach) is the model's own kernels on that engine (Kimi K3's KDA
+layers and 896-expert MXFP4 MoE, say), which the field's other models do not measure."""
 MIN_FOR_MODEL_FIT = 2
 """A model earns its own parameters on a stack once measured there this many times."""
 MAX_FIELD_TENSOR_WIDTH = 16
@@ -899,11 +905,18 @@ def calibrate(
             found = replace(
                 found, exposed_communication=engine.exposed_communication_overlapped.value
             )
+        if entry.kernels_per_layer_share != 1.0:
+            found = replace(
+                found,
+                per_layer_step_overhead_s=found.per_layer_step_overhead_s
+                * entry.kernels_per_layer_share,
+            )
         return found
 
-    def tethered(stack: str, params: StackParams) -> Priors:
-        """Priors around ``params``; a stack whose engine the field measured keeps near
-        that evidence (thousands of runs outweigh a catalog stack's handful)."""
+    def tethered(stack: str, params: StackParams, kept: tuple[int, ...] = TETHERED) -> Priors:
+        """Priors around ``params``; a stack whose engine the field measured keeps its
+        ``kept`` parameters near that evidence (thousands of runs outweigh a catalog
+        stack's handful)."""
         around = priors.around(params)
         entry = catalog.stacks.entries[stack]
         if entry.overlaps_communication:
@@ -914,7 +927,7 @@ def calibrate(
             return around
         spread = engine.field_prior_log_sigma
         sigma = list(around.log_sigma)
-        for i in TETHERED:
+        for i in kept:
             sigma[i] = spread
         return replace(around, log_sigma=tuple(sigma))  # type: ignore[arg-type]
 
@@ -949,7 +962,11 @@ def calibrate(
     per_model = {
         key: fit(
             design.subset(rows),
-            priors=tethered(key[0], borrowed.get(key) or per_stack.get(key[0], global_params)),
+            priors=tethered(
+                key[0],
+                borrowed.get(key) or per_stack.get(key[0], global_params),
+                TETHERED if key in borrowed else SCHEDULER_TETHERED,
+            ),
             vendor_factors=vendor_factors,
             start=begin(warm.per_model.get(key) if warm else None),
         ).params
