@@ -31,6 +31,7 @@ _PER_REQUEST = {
 
 _HORIZON = re.compile(r"\b(?:next|another|coming|following|first|last|past)\s*$", re.I)
 """Words before "6 months" that make it a span of time, not a lease term."""
+_WINDOW_NOUNS = ("pilot", "trial", "test", "poc", "period", "window", "run", "spike", "sample")
 _PAST = re.compile(r"\b(?:last|past|previous|trailing)\s*$", re.I)
 _LEASING = re.compile(r"\b(?:renew\w*|lease|sign\w*|commit\w*|contract)\b", re.I)
 _OPTION = re.compile(
@@ -452,6 +453,9 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
     horizon = bool(_HORIZON.search(before)) or " more " in r.said(m)
     if horizon and _LEASING.search(before):
         horizon = False  # "renewal at the same rate for another 12 months": a term after all
+    after = r.text[m.toks[-1].end : m.toks[-1].end + 12].lower()
+    if unit in ("day", "week") and after.lstrip(" -").startswith(_WINDOW_NOUNS):
+        return  # "the 90-day pilot": a window of time, not a term
     if horizon and (_PAST.search(before) or unit in ("day", "week")):
         return  # "last 30 days", "last 4 months": a window of time, said with what it measures
     if unit in ("month", "quarter", "year") and not _has(m.toks, "TERM") and horizon:

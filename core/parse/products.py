@@ -50,6 +50,11 @@ _PEOPLE = frozenset(
 )
 """Populations that send requests themselves: a count of them alone is asked about."""
 _VOLUMES = ("requests_per_day", "output_tokens_per_day", "concurrency")
+_EACH_BEFORE = re.compile(
+    r"\beach(?:\s+one)?\s+(?:is|makes|does|fires|triggers|sends|has|needs|takes|=)?\s*"
+    r"(?:about|around|roughly|~|≈)?\s*$",
+    re.IGNORECASE,
+)
 _REQUEST_WORDS = frozenset({"requests", "reqs", "req"})
 _FILLER = frozenset({"each", "apiece", "about", "around", "roughly", "some", "of", "the"})
 MAX_PER_MEMBER = 1e5
@@ -136,16 +141,28 @@ def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
         return Factor(value, "users", None, True, _said(text, start, end))
     if not text[t.end : t.end + 2].strip().isalpha():
         return None  # a population's noun follows its number: "1,200 agents"
-    head = text[t.end : t.end + 24].split(None, 1)
-    noun = head[0].lower().split("/")[0].rstrip(",.;:)") if head else ""
-    if not noun.endswith("s") or len(noun) < 4 or noun in _NOT_COUNTS:
+    head = text[t.end : t.end + 30].split(None, 2)[:2]
+    nouns = [h.lower().split("/")[0].rstrip(",.;:)") for h in head]
+    at = _plural_at(nouns)
+    if at is None:
         return None  # most numbers are followed by a unit: looked at before any regex
     words = _words(text, t.end)
-    if not words or words[0] in _NOT_COUNTS or not words[0].endswith("s") or len(words[0]) < 4:
+    if len(words) <= at or words[at] != nouns[at] or (at and words[0] in _NOT_COUNTS):
         return None  # "10 s is fine": a time, not a population
-    daily = any(w in _DAY for w in words[1:3])
+    daily = any(w in _DAY for w in words[at + 1 : at + 3])
     end = t.end + len(_SEGMENT.match(text, t.end).group().rstrip())  # type: ignore[union-attr]
-    return Factor(value, words[0], None, daily, _said(text, t.start, end))
+    return Factor(value, words[at], None, daily, _said(text, t.start, end))
+
+
+def _plural_at(nouns: list[str]) -> int | None:
+    """Where a population's plural noun is: right after the number ("1,200 agents") or
+    after one word naming its kind ("100k agent runs a day")."""
+    for k, noun in enumerate(nouns):
+        if noun.endswith("s") and len(noun) >= 4 and noun not in _NOT_COUNTS:
+            return k
+        if noun in _NOT_COUNTS or not noun.isalpha():
+            return None
+    return None
 
 
 def _share(text: str, t: Tok) -> Factor | None:
@@ -169,6 +186,8 @@ def _factor(text: str, t: Tok) -> Factor | None:
     if not nouns or nouns[0] in _NOT_COUNTS - _REQUEST_WORDS:
         return None
     per: str | None = "each" if any(w in ("each", "apiece") for w in words) else None
+    if per is None and _EACH_BEFORE.search(text, max(0, t.start - 30), t.start):
+        per = "each"  # "each one is ~20 LLM calls"
     daily = False
     noun = nouns[0]
     for k, w in enumerate(words):

@@ -32,7 +32,7 @@ from core.parse.sums import add_up
 from core.parse.tables import structured
 from core.parse.tokens import scan
 from core.parse.trends import trend
-from core.parse.volumes import output_share, totals
+from core.parse.volumes import output_share, over_a_window, totals
 from core.pricing import offered_gpus
 from core.scenario import Scenario
 from core.traffic import Traffic
@@ -87,6 +87,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     reading = read(plain, tokens.toks, matches(tokens.toks))
     multiply(reading, tokens.counts)
     totals(reading, tokens.counts)
+    over_a_window(reading)
     output_share(reading)
     add_up(reading)
     later(reading)
@@ -115,13 +116,27 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     reading.assume(f"'{said}' read as {count} GPUs ({gpu.scale_up_domain_gpus} a node)")
 
 
+DEMAND = (
+    "max_ttft_s",
+    "min_per_user_tokens_per_s",
+    "monthly_growth",
+    "peak_to_average",
+    "planned_utilization",
+)
+"""What only a traffic says: service targets, growth, peaks, the share of capacity planned."""
+
+
 def kind_of(reading: Reading, pairs: Pairs) -> Kind:
     values = {**reading.values, **pairs.values}
     if any(values.get(v) is not None for v in VOLUME):
         return "traffic"
     if pairs.gpu_count or pairs.gpu_ids or "concurrency" in values:
         return "scenario"
-    if (reading.gpu_count or reading.gpu_ids) and values.get("model") is not None:
+    if reading.gpu_count and values.get("model") is not None:
+        return "scenario"  # "Llama 70B on 8x H200"
+    if any(values.get(k) is not None for k in DEMAND):
+        return "traffic"  # targets or growth with no volume yet: a sizing that asks for it
+    if reading.gpu_ids and values.get("model") is not None:
         return "scenario"  # "Llama 70B on H200": the smallest count that holds it, said
     return "unknown"  # GPUs alone ("what about GB300?", "4 nodes of B200") are no deployment
 
@@ -267,6 +282,8 @@ def _missing(kind: str, fields: dict[str, Any]) -> list[str]:
         out.append("say the model, e.g. 'Kimi K3'")
     if kind == "scenario" and "gpu" not in fields:
         out.append("say the GPU, e.g. '8x B300'")
+    if kind == "traffic" and not any(fields.get(k) is not None for k in VOLUME):
+        out.append("say how much traffic, e.g. '2B output tokens a day' or '50 requests a second'")
     if kind == "traffic":
         per_request = [k for k in VOLUME[1:] if k in fields]
         if per_request and "output_tokens" not in fields and "output_tokens_per_day" not in fields:

@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import compact
+from core.parse.plausible import BOUNDS
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
@@ -68,7 +69,8 @@ _DAY_AFTER = re.compile(
     re.IGNORECASE,
 )
 _WINDOW = re.compile(
-    r"\b(?:last|past|previous|trailing)\s+(?P<n>\d{1,3}|a|one|two|three|four|six|twelve)?\s*"
+    r"\b(?:last|past|previous|trailing|over\s+the|during\s+the|in\s+the|in)\s+"
+    r"(?P<n>\d{1,3}|a|one|two|three|four|six|twelve)?[\s-]*"
     r"(?P<unit>days?|weeks?|months?|quarters?|years?)\b",
     re.IGNORECASE,
 )
@@ -111,6 +113,22 @@ def totals(reading: Reading, counts: list[Tok]) -> None:
             if len(kinds) == 1:  # "1.2M req/day … typical day is ~800k": the same count
                 said = " ".join(text[day.start() : t.end].split())
                 _restate(reading, kinds[0], t.value, said)
+
+
+def over_a_window(reading: Reading) -> None:
+    """ "Over the 90-day pilot they burned 1.35B output tokens": a per-request output no
+    request has, in a message that names a window of time, is that window's total."""
+    value, said = reading.values.get("output_tokens"), reading.sources.get("output_tokens")
+    if not isinstance(value, int | float) or value <= BOUNDS["output_tokens"].high or not said:
+        return
+    window = _WINDOW.search(reading.text)
+    if window is None or reading.values.get("output_tokens_per_day") is not None:
+        return
+    n = window["n"]
+    count = int(n) if n and n.isdigit() else _SMALL.get((n or "a").lower(), 1)
+    days = count * _DAYS[window["unit"].lower().rstrip("s")]
+    _put(reading, "output_tokens_per_day", value / days, said, " ".join(window.group().split()))
+    reading.assume(f"'{said}' read as the total over '{' '.join(window.group().split())}'")
 
 
 def _put(reading: Reading, name: str, value: float, said: str, over: str) -> None:

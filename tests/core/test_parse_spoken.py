@@ -599,3 +599,37 @@ def test_a_measured_throughput_is_no_traffic(catalog: Catalog) -> None:
 def test_growth_said_after_its_word_per_quarter_compounds(catalog: Catalog) -> None:
     got = parse("Qwen3 235B A22B, 5 crore output tokens daily, 25% growth every quarter", catalog)
     assert got.fields["monthly_growth"] == pytest.approx(1.25 ** (1 / 3) - 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        (
+            "Roughly a hundred thousand agent runs a day, each one is ~20 LLM calls, 200 out. "
+            "Kimi K2.5 on B300.",
+            "requests_per_day",
+            2e6,
+        ),
+        ("Weekly volume is 14 million invocations, DeepSeek-V3, 180 out", "requests_per_day", 2e6),
+        (
+            "Per hour they see about 90k hits on the endpoint. Qwen3-32B, 300 out",
+            "requests_per_day",
+            90_000 * 24,
+        ),
+        (
+            "Over the 90-day pilot they burned 1.35B output tokens on Qwen3-30B-A3B.",
+            "output_tokens_per_day",
+            1.5e7,
+        ),
+    ],
+)
+def test_more_ways_to_say_a_volume(text: str, field: str, value: float, catalog: Catalog) -> None:
+    assert parse(text, catalog).fields[field] == pytest.approx(value)
+
+
+def test_targets_with_no_volume_are_a_sizing_that_asks_for_it(catalog: Catalog) -> None:
+    parsed = parse(
+        "They want 60 tok/s per user and first token under 1.2s. gpt-oss-120b on H100", catalog
+    )
+    assert parsed.kind == "traffic"
+    assert any("how much traffic" in m for m in parsed.missing)
