@@ -469,9 +469,9 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
             return
         if latency:
             r.ambiguous(f"'{r.said(m)}': not read; for a latency target say 'TTFT under 1.5 s'")
-        else:
+        elif _has(m.toks, "TERM"):
             r.ambiguous(f"'{r.said(m)}': a lease term is in months or years")
-        return
+        return  # "24h", "a 12-hour window": a span of the day, no term
     months = value * timeunits.months(unit)
     if months != int(months):
         r.ambiguous(f"'{r.said(m)}': a term is a whole number of months")

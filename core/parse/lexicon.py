@@ -40,7 +40,10 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "PEAK": ("", "peak peaks peaky peaking peaked burst bursts spikes spike busiest"),
     "NODES": ("", "node nodes server servers box boxes host hosts machine machines rack racks"),
     "CENTS": ("", "cents cent ¢"),
-    "FXWORD": ("", "€ £ eur euro euros gbp pound pounds yen jpy rmb cny yuan inr rupees rupee"),
+    "FXWORD": (
+        "",
+        "€ £ eur euro euros gbp pound pounds yen jpy rmb cny yuan inr rupees rupee brl reais",
+    ),
     "AVG": ("", "average averaged avg mean baseline normal usual typical overall"),
     "P2A": ("", "p2a ptoa"),
     "BUDGET": ("", "budget budgets budgeted"),
@@ -87,8 +90,9 @@ _GROUPS: dict[str, tuple[str, str]] = {
 
 _FOREIGN: dict[str, str] = {
     "REQUESTS": "anfragen anfrage aufrufe requêtes requête requetes peticiones petición "
-    "solicitudes consultas llamadas",
-    "OUT": "ausgabe antwort antworten sortie réponse réponses salida respuesta respuestas",
+    "solicitudes consultas llamadas requisições requisicoes chamadas",
+    "OUT": "ausgabe antwort antworten sortie réponse réponses salida respuesta respuestas "
+    "saída saida resposta respostas",
     "IN": "eingabe entrée entrées entrada entradas",
     "TOKENS": "jetons",
     "CONTEXT": "kontext contexte contexto",
@@ -96,7 +100,7 @@ _FOREIGN: dict[str, str] = {
     "AVG": "durchschnitt durchschnittlich moyenne promedio",
     "CONCURRENT": "gleichzeitig gleichzeitige gleichzeitigen simultanés simultanées "
     "simultáneos concurrentes",
-    "USER": "nutzer benutzer utilisateurs usuarios",
+    "USER": "nutzer benutzer utilisateurs usuarios usuários",
     "TERM": "laufzeit vertragslaufzeit durée plazo",
     "GROWTH": "wachstum croissance crecimiento",
     "UTIL": "auslastung utilización",

@@ -47,7 +47,9 @@ _SHARE_OF_PEAK = re.compile(
 
 _FRACTION_OF_PEAK = re.compile(
     r"\b(?:a|one)\s+(?P<part>half|third|quarter|fifth)\s+of\s+(?:that|it|this|the\s+peak)"
-    r"\s+(?:on\s+)?(?:average|avg)\b",
+    r"\s+(?:on\s+)?(?:average|avg)\b"
+    r"|\b(?:average|avg)\s+(?:is\s+|runs\s+|sits\s+at\s+)?(?:about|around|roughly|~)?\s*"
+    r"(?:a|one)\s+(?P<part2>half|third|quarter|fifth)\s+of\s+(?:that|it|this|the\s+peak)\b",
     re.IGNORECASE,
 )
 """The same said with a fraction, after a rate at the peak: "…, a third of that on average"."""
@@ -63,7 +65,7 @@ def share_of_peak(reading: Reading) -> None:
     if found is not None and 0 < float(found["pct"]) < 100:
         ratio = 100 / float(found["pct"])
     elif " of " in text and (found := _FRACTION_OF_PEAK.search(text)) is not None:
-        ratio = _PARTS[found["part"].lower()]
+        ratio = _PARTS[(found["part"] or found["part2"]).lower()]
     else:
         return
     said = " ".join(found.group().split())

@@ -85,6 +85,10 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
             continue
         if t.type == "PCT" and len(chain) != 1:
             continue
+        if t.text.lower() == "one" and text[max(0, t.start - 5) : t.start].lower().endswith(
+            "each "
+        ):
+            continue  # "each one does around 8 requests": the 8 is the frequency
         if not chain:
             population = _population(text, t, daily_users)
             if population is not None:
@@ -120,6 +124,9 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     rate = 1.0
     for f in chain:
         rate *= f.value
+    for t in counts:  # a factor's own doubt ("'40 mil': read as million") goes with it
+        if t.note and t.unsure and any(t.text in f.said for f in chain):
+            reading.ambiguous(t.note)
     reading.match = None
     said = "' × '".join(f.said for f in chain)
     reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", said)

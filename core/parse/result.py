@@ -32,7 +32,7 @@ from core.parse.sums import add_up
 from core.parse.tables import structured
 from core.parse.tokens import scan
 from core.parse.trends import trend
-from core.parse.volumes import output_share, over_a_window, totals
+from core.parse.volumes import active_hours, output_share, over_a_window, totals
 from core.pricing import offered_gpus
 from core.scenario import Scenario
 from core.traffic import Traffic
@@ -83,11 +83,14 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     plain, cut = plain_text(text)
     plain, as_of = dates(plain)
     plain = blank_references(plain)
+    if "R$" in plain:
+        plain = plain.replace("R$", "BRL")  # Brazil's reais, not dollars; said as a currency
     tokens = scan(plain, lexicon_for(catalog))
     reading = read(plain, tokens.toks, matches(tokens.toks))
     multiply(reading, tokens.counts)
     totals(reading, tokens.counts)
     over_a_window(reading)
+    active_hours(reading)
     output_share(reading)
     add_up(reading)
     later(reading)

@@ -93,6 +93,8 @@ _JSON_PAIR = re.compile(r'"(?P<k>[^"\n]{1,40})"\s*:\s*"?(?P<v>[^",}\n]{1,60}?)"?
 class Structured:
     pairs: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    peaks: dict[str, tuple[float, str]] = field(default_factory=dict)
+    """A volume's peak column: field -> (value in the field's unit, the column's name)."""
 
 
 def structured(text: str) -> Structured:
@@ -107,6 +109,8 @@ def structured(text: str) -> Structured:
     if '"' in text:
         for m in _JSON_PAIR.finditer(text):
             _add(out, m["k"], m["v"].strip())
+    if out.peaks:
+        _peaks(out)
     return out
 
 
@@ -181,9 +185,34 @@ def contract_pair(name: str, value: str) -> tuple[str, str] | None:
     return field_name, value
 
 
+_PEAK_NAME = re.compile(r"\b(?:peak|max|busiest|p9\d)\b", re.IGNORECASE)
+_PEAKABLE = frozenset({"requests_per_day", "output_tokens_per_day", "concurrency"})
+
+
 def _add(out: Structured, name: str, value: str, *, names: bool = True) -> None:
     """One cell as a pair; a form's names (model, GPU) are left to the prose, which reads
-    "INT4 (AWQ)" or "8 x H20" where a catalog lookup of the cell would not."""
+    "INT4 (AWQ)" or "8 x H20" where a catalog lookup of the cell would not. A volume's
+    peak column ("QPS (peak)") is kept apart: it gives the ratio, not the volume."""
     pair = contract_pair(name, value)
+    if pair is not None and pair[0] in _PEAKABLE and _PEAK_NAME.search(name):
+        number = amount(pair[1])
+        if number is not None:
+            out.peaks[pair[0]] = (number, name.strip())
+        return
     if pair is not None and (names or pair[0] not in _NAMED):
         out.pairs.append(pair)
+
+
+def _peaks(out: Structured) -> None:
+    """A peak column beside its average gives peak_to_average; alone, it is the volume,
+    said to be sized as steady."""
+    have = {k: v for k, v in out.pairs}
+    for field_name, (peak, said) in out.peaks.items():
+        mean = amount(have[field_name]) if field_name in have else None
+        if mean:
+            if "peak_to_average" not in have and peak >= mean:
+                out.pairs.append(("peak_to_average", f"{peak / mean:g}"))
+                out.notes.append(f"'{said}' is the peak: peak_to_average {peak / mean:.3g}")
+        else:
+            out.pairs.append((field_name, f"{peak:g}"))
+            out.notes.append(f"'{said}' is the peak: sized as if steady (give the average)")

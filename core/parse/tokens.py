@@ -45,6 +45,12 @@ _RAW_NO_KV = re.compile(_PIECES)
 
 _JOINERS = frozenset("-_/.")
 _DIRECTION_WORDS = frozenset({"OUT", "IN", "REASON"})
+_IBERIAN = re.compile(
+    r"\b(?:hola|olá|ola|cliente|usuarios|usuários|peticiones|solicitudes|requisições|por\s+día"
+    r"|por\s+dia|entrada|salida|saída|tokens\s+de|millones|milhões|gracias|obrigad[oa])\b",
+    re.IGNORECASE,
+)
+"""Words of a Spanish or Portuguese message, where "mil" means a thousand."""
 _LENGTH_NOUNS = frozenset({"completions", "completion"})
 """Counted as requests ("2M completions a day"), but before a bare number, a length."""
 _VOLUME_AFTER = frozenset({"OUT", "OUTS", "IN", "INS", "REASON", "TOKENS", "REQUESTS"})
@@ -185,6 +191,13 @@ def scan(text: str, lexicon: Lexicon) -> Scan:
     pairs: list[tuple[str, str]] = []
     refused: list[str] = []
     unclear: list[str] = []
+    if any(r.lower == "mil" for r in raws) and _IBERIAN.search(text):
+        for r in raws:
+            if r.lower == "mil":
+                r.lower = "tsd"  # Spanish and Portuguese "mil" is a thousand
+        unclear.append(
+            "'mil' read as a thousand, as in Spanish and Portuguese; say 'million' if not"
+        )
     lexemes = _lexemes(raws, lexicon, pairs, refused, unclear)
     combined = corrected(_combine(lexemes), text)
     counts = [t for t in combined if t.type in ("NUM", "MULT", "XNUM", "PCT")]

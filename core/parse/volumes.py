@@ -192,3 +192,46 @@ def output_share(reading: Reading) -> None:
     reading.understood.append(
         f"{compact(total * share)} output tokens/day: {share:.0%} of {compact(total)} ('{said}')"
     )
+
+
+_ACTIVE_HOURS = re.compile(
+    r"\b(?:during|over|in|for|across)\s+(?:our|a|the|their)?\s*(?P<n>\d{1,2})[\s-]*"
+    r"(?:hours?|hrs?|h)\b(?:\s+(?:window|day|shift|business\s+day|working\s+day))?"
+    r"|\b(?P<n2>\d{1,2})\s*(?:hours|hrs|h)\s+(?:a|per)\s+day\b",
+    re.IGNORECASE,
+)
+_SUB_DAILY = re.compile(
+    r"/\s*(?:s|sec|second|min|minute|h|hr|hour)\b|per\s+(?:second|minute|hour)\b|\b(?:rps|qps|rpm)\b"
+    r"|\ban?\s+(?:second|minute|hour)\b",
+    re.IGNORECASE,
+)
+
+
+def active_hours(reading: Reading) -> None:
+    """ "1,000 requests/second during our 12-hour window and basically zero at night": a
+    rate said per second, minute or hour runs only those hours; the day's volume is that
+    many hours of it, and its peak is 24/hours of the day's average."""
+    found = _ACTIVE_HOURS.search(reading.text) if "h" in reading.text else None
+    if found is None:
+        return
+    hours = int(found["n"] or found["n2"])
+    if not 1 <= hours < 24:
+        return
+    for name in ("requests_per_day", "output_tokens_per_day"):
+        said = reading.sources.get(name)
+        value = reading.values.get(name)
+        if value is None or said is None or not _SUB_DAILY.search(said):
+            continue
+        daily = value * hours / 24
+        reading.values[name] = daily
+        window = " ".join(found.group().split())
+        unit = "requests/day" if name == "requests_per_day" else "output tokens/day"
+        reading.understood.append(
+            f"{compact(daily)} {unit}: '{said}' for {hours} hours a day ('{window}')"
+        )
+        if reading.values.get("peak_to_average") is None:
+            reading.values["peak_to_average"] = 24 / hours
+            reading.assume(
+                f"peak {24 / hours:.3g}x the day's average: the rate runs {hours} of 24 hours"
+            )
+        return

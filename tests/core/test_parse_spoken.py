@@ -633,3 +633,42 @@ def test_targets_with_no_volume_are_a_sizing_that_asks_for_it(catalog: Catalog) 
     )
     assert parsed.kind == "traffic"
     assert any("how much traffic" in m for m in parsed.missing)
+
+
+def test_a_rate_that_runs_some_hours_a_day_gives_the_day_and_its_peak(catalog: Catalog) -> None:
+    got = parse(
+        "We run Llama-3.1-8B-Instruct at about 1,000 requests/second during our 12-hour window "
+        "and basically zero at night. Prompts ~300 tokens, outputs ~60.",
+        catalog,
+    ).fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (43.2e6, 2.0)
+
+
+def test_a_tables_peak_column_gives_the_ratio_not_the_volume(catalog: Catalog) -> None:
+    table = (
+        "| field | value |\n| --- | --- |\n| model | gpt-oss-20b |\n| QPS (avg) | 150 |\n"
+        "| QPS (peak) | 400 |\n| output | 80 tok |"
+    )
+    got = parse(table, catalog).fields
+    assert got["requests_per_day"] == 150 * 86400
+    assert got["peak_to_average"] == pytest.approx(400 / 150, rel=1e-4)
+
+
+def test_mil_is_a_thousand_in_a_spanish_or_portuguese_message(catalog: Catalog) -> None:
+    parsed = parse(
+        "Olá, o cliente tem 40 mil active users per day, each one does around 8 requests. "
+        "Llama 3.1 8B, entrada 600 tokens, saída 150. R$ 12,00 per GPU-hour on L40S.",
+        catalog,
+    )
+    assert parsed.fields["requests_per_day"] == 320_000
+    assert parsed.fields["output_tokens"] == 150
+    assert "price_per_gpu_hour" not in parsed.fields  # reais are no dollars
+    assert any("a thousand" in a for a in parsed.ambiguities)
+
+
+def test_an_average_said_before_its_fraction_of_the_peak(catalog: Catalog) -> None:
+    got = parse(
+        "gpt-oss-120b: peak is about 900 requests per minute, average about a third of that.",
+        catalog,
+    ).fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (300 * 1440, 3.0)
