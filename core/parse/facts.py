@@ -53,9 +53,10 @@ class Reading:
     text: str
     values: dict[str, Any] = field(default_factory=dict)
     gpu_ids: list[str] = field(default_factory=list)
+    gpu_at: dict[str, int] = field(default_factory=dict)  # where each GPU was first named
     gpu_count: int | None = None
     gpu_prices: dict[str, float] = field(default_factory=dict)  # "B300 at $5, H200 at $3"
-    gpu_nodes: tuple[int, str] | None = None  # "2 GB300 racks": nodes, and the words
+    gpu_nodes: tuple[int, str, str] | None = None  # "2 GB300 racks": nodes, words, GPU
     model_short: bool = False  # the model came from a short alias ("v3", "r1")
     quoted_utilization: bool = False  # "$/M at 40% utilization": the share it is quoted at
     gpu_said: list[str] = field(default_factory=list)
@@ -325,7 +326,8 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
     if nodes and len(numbers) == 1:  # "2 GB300 racks": nodes of the GPU's domain (result)
         if gpu is not None and numbers[0] == int(numbers[0]):
             r.gpu_ids.append(gpu)
-            r.gpu_nodes = (int(numbers[0]), r.said(m))
+            r.gpu_at.setdefault(gpu, m.toks[0].start)
+            r.gpu_nodes = (int(numbers[0]), r.said(m), gpu)
         return
     count = None
     if numbers:
@@ -338,6 +340,7 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
         count = int(value)
     if gpu is not None:
         r.gpu_ids.append(gpu)
+        r.gpu_at.setdefault(gpu, m.toks[0].start)
     if count is not None:
         if r.gpu_count is not None and r.gpu_count != count:
             r.ambiguous(f"two GPU counts ({r.gpu_count} and {count}): using {count}")

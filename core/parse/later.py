@@ -23,6 +23,7 @@ _MULTIPLE = re.compile(
     r"(?:that|this|it|the\s+(?:volume|traffic|load|number))\b[^.;!?\n(—,]{0,40}"
 )
 """Looked for in the lower-cased text: no case-insensitive alternation over 10 KB."""
+_PEAK_BEFORE = re.compile(r"\b(?:peaks?|peak\s+hour|busiest|busy|spikes?|bursts?)\b[^.;!?\n]*$")
 _TIMES_THAT = re.compile(r"[x×]\s+(?:that|this|it|the)\b")
 _SIZE_FOR_IT = re.compile(
     r"\bsize[ds]?\s+(?:it\s+|this\s+|the\s+lease\s+)?(?:for|on|to)\s+(?:the\s+)?"
@@ -41,6 +42,8 @@ def later(reading: Reading) -> None:
     found = _MULTIPLE.search(lower)
     if found is None:
         return
+    if _PEAK_BEFORE.search(lower, max(0, found.start() - 30), found.start()):
+        return  # "peak hour about 2.2x that": a peak ratio, read as such elsewhere
     factor = float(found["n"]) if found["n"] else _FACTOR_WORDS[found["word"]]
     name = next((n for n in _VOLUMES if reading.values.get(n) is not None), None)
     if name is None or not 1 < factor <= 100:

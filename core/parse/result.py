@@ -11,11 +11,13 @@ Fields by kind, decided once here:
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.catalog import Catalog
+from core.parse import context
 from core.parse.api_prices import both_sides
 from core.parse.dates import dates
 from core.parse.discounts import discounted
@@ -111,8 +113,8 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     """ "2 GB300 racks", "3 B200 nodes": nodes of the GPU's NVLink domain, said."""
     if reading.gpu_nodes is None or not reading.gpu_ids:
         return
-    nodes, said = reading.gpu_nodes
-    gpu = catalog.gpus.get(reading.gpu_ids[-1])
+    nodes, said, named = reading.gpu_nodes
+    gpu = catalog.gpus.get(named)  # the nodes' own GPU, not the last one named
     count = nodes * gpu.scale_up_domain_gpus
     reading.gpu_count = count
     reading.gpu_said.append(f"GPU {count}x {gpu.id}")
@@ -162,6 +164,11 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
     count = pairs.gpu_count if pairs.gpu_count is not None else reading.gpu_count
     if len(reading.gpu_prices) > 1 and "price_per_gpu_hour" not in pairs.values:
         notes.extend(_prices_per_gpu(fields, reading, kind))
+    if kind == "traffic" and len(ids) > 1:
+        today = [g for g in ids if _run_today(reading, g)]
+        if today and len(today) < len(ids):  # "today: Mixtral on 8x A100 … move to H100"
+            ids = [g for g in ids if g not in today]
+            notes.append(f"{', '.join(today)}: what they run today, not sized")
     if kind == "traffic":
         if "utilization" in fields and not reading.quoted_utilization:
             # a fleet's utilization is the sizing's planned one, unless said with a price
@@ -180,6 +187,27 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
     if fields.get("term_months") == 0:
         del fields["term_months"]
     return fields, notes
+
+
+_TODAY = re.compile(
+    r"\b(?:today|currently|current(?:ly)?|self[\s-]hosted|existing|we\s+run|they\s+run"
+    r"|running|runs|now\s+on|at\s+the\s+moment|move\s+off|off\s+of|replace|bill\s+is)\b",
+    re.IGNORECASE,
+)
+"""Words before a GPU that make it the hardware they have, not the one to size on."""
+
+
+def _run_today(reading: Reading, gpu: str) -> bool:
+    at = reading.gpu_at.get(gpu)
+    if at is None:
+        return False
+    clause = context.before(reading.text, at)[-50:]
+    return _TODAY.search(clause) is not None and not _MOVE_TO.search(clause)
+
+
+_MOVE_TO = re.compile(
+    r"\b(?:move\s+to|migrate\s+to|switch\s+to|target|want|on\s+the\s+new)\b", re.I
+)
 
 
 def _prices_per_gpu(fields: dict[str, Any], reading: Reading, kind: str) -> list[str]:

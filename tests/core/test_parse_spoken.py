@@ -672,3 +672,15 @@ def test_an_average_said_before_its_fraction_of_the_peak(catalog: Catalog) -> No
         catalog,
     ).fields
     assert (got["requests_per_day"], got["peak_to_average"]) == (300 * 1440, 3.0)
+
+
+def test_the_gpu_they_run_today_is_not_the_one_sized(catalog: Catalog) -> None:
+    parsed = parse(
+        "Our Qwen3-30B-A3B fleet serves 35 req/s, peak hour about 2.2x that. 320 out. Today "
+        "it's 6 L40S nodes, we'd like to know how many H200s would cover it.",
+        catalog,
+    )
+    assert parsed.fields["gpus"] == ("h200",) and parsed.fields["peak_to_average"] == 2.2
+    assert any("what they run today" in a for a in parsed.ambiguities)
+    assert not any("sized for today's volume" in a for a in parsed.ambiguities)
+    assert "GPU 48x l40s" in " ".join(parsed.understood)  # six L40S nodes, not H200s
