@@ -29,11 +29,25 @@ if TYPE_CHECKING:
     from core.parse.tokens import Tok
 
 _DAY = frozenset({"day", "daily", "d", "today", "workday", "business"})
-_DAU = re.compile(r"\s*(?:daus?|daily\s+active\s+users?|daily\s+users?)\b", re.IGNORECASE)
-_DAU_BEFORE = re.compile(
-    r"(?:\bdaus?|\bdaily\s+active\s+users|\bdaily\s+users)\s*(?:of|is|are|:|=|~|≈|at)?\s*$",
+_PERIODS = {
+    **dict.fromkeys(_DAY, 1.0),
+    **dict.fromkeys(("week", "wk", "weekly"), 7.0),
+    **dict.fromkeys(("month", "mo", "monthly", "mon"), 30.0),
+    **dict.fromkeys(("year", "yr", "yearly", "annually"), 365.0),
+}
+"""Time words a count is said over, in days (a traffic month is 30 days, a year 365)."""
+_DAU = re.compile(
+    r"\s*(?:(?P<d>daus?|daily\s+active\s+users?|daily\s+users?)"
+    r"|(?P<m>maus?|monthly\s+active\s+users?))\b",
     re.IGNORECASE,
 )
+_DAU_BEFORE = re.compile(
+    r"(?:\b(?P<d>daus?|daily\s+active\s+users|daily\s+users)"
+    r"|\b(?P<m>maus?|monthly\s+active\s+users))\s*(?:of|is|are|:|=|~|≈|at)?\s*$",
+    re.IGNORECASE,
+)
+"""Daily active users count per day; monthly ones say no time of their own (how often
+each asks does)."""
 _TALKS = frozenset({"conversations", "convos", "sessions", "chats", "threads", "visits"})
 _SEGMENT = re.compile(r"[^,.;:()\n=×\d!?]*")
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)?|/")
@@ -51,10 +65,13 @@ _PEOPLE = frozenset(
 """Populations that send requests themselves: a count of them alone is asked about."""
 _VOLUMES = ("requests_per_day", "output_tokens_per_day", "concurrency")
 _EACH_BEFORE = re.compile(
-    r"\beach(?:\s+one)?\s+(?:is|makes|does|fires|triggers|sends|has|needs|takes|=)?\s*"
+    r"(?:\beach(?:\s+one)?|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+)\s+"
+    r"(?:is|makes|does|fires|triggers|sends|has|needs|takes|averages|=)?\s*"
     r"(?:about|around|roughly|~|≈)?\s*$",
     re.IGNORECASE,
 )
+"""Before a frequency, the member it counts for: "each one is ~20 calls", "the average
+session is 6 turns"."""
 _REQUEST_WORDS = frozenset({"requests", "reqs", "req"})
 _FILLER = frozenset({"each", "apiece", "about", "around", "roughly", "some", "of", "the"})
 MAX_PER_MEMBER = 1e5
@@ -70,7 +87,8 @@ class Factor:
     value: float
     noun: str
     per: str | None  # "per session" -> "session"; "each" -> "each"; "a day" -> None
-    daily: bool
+    period: float | None
+    """The days its count is said over (1: a day, 30: a month), or None when unsaid."""
     said: str
 
 
@@ -78,7 +96,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     """Set ``requests_per_day`` from a population and its frequencies, when both are said."""
     text = reading.text
     lower = text.lower()
-    daily_users = "dau" in lower or "daily" in lower
+    daily_users = "dau" in lower or "daily" in lower or "mau" in lower or "monthly" in lower
     chain: list[Factor] = []
     for t in counts:
         if not isinstance(t.value, float) or t.value <= 0:
@@ -115,8 +133,10 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
                 "e.g. '15 requests per user per day'"
             )
         return
-    if not any(f.daily for f in chain):
+    said_over = [f.period for f in chain[1:] if f.period] or [f.period for f in chain if f.period]
+    if not said_over:
         return  # "3k seats, 5 turns each": per what time, nobody said
+    period = said_over[-1]  # how often each asks, else how many there are, per that time
     for f in chain:
         _replace(reading, f.said)
     if "requests_per_day" in reading.values:
@@ -127,6 +147,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     for t in counts:  # a factor's own doubt ("'40 mil': read as million") goes with it
         if t.note and t.unsure and any(t.text in f.said for f in chain):
             reading.ambiguous(t.note)
+    rate /= period
     reading.match = None
     said = "' × '".join(f.said for f in chain)
     reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", said)
@@ -145,7 +166,8 @@ def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
     if dau or before:
         start = t.start - (len(before.group()) if before and not dau else 0)
         end = dau.end() if dau else t.end
-        return Factor(value, "users", None, True, _said(text, start, end))
+        monthly = bool((dau and dau["m"]) or (before and before["m"] and not dau))
+        return Factor(value, "users", None, None if monthly else 1.0, _said(text, start, end))
     if not text[t.end : t.end + 2].strip().isalpha():
         return None  # a population's noun follows its number: "1,200 agents"
     head = text[t.end : t.end + 30].split(None, 2)[:2]
@@ -156,9 +178,9 @@ def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
     words = _words(text, t.end)
     if len(words) <= at or words[at] != nouns[at] or (at and words[0] in _NOT_COUNTS):
         return None  # "10 s is fine": a time, not a population
-    daily = any(w in _DAY for w in words[at + 1 : at + 3])
+    period = next((_PERIODS[w] for w in words[at + 1 : at + 4] if w in _PERIODS), None)
     end = t.end + len(_SEGMENT.match(text, t.end).group().rstrip())  # type: ignore[union-attr]
-    return Factor(value, words[at], None, daily, _said(text, t.start, end))
+    return Factor(value, words[at], None, period, _said(text, t.start, end))
 
 
 def _plural_at(nouns: list[str]) -> int | None:
@@ -177,9 +199,9 @@ def _share(text: str, t: Tok) -> Factor | None:
     if t.type != "PCT" or not isinstance(t.value, float) or not 0 < t.value <= 100:
         return None
     words = _words(text, t.end)
-    daily = any(w in _DAY for w in words)
+    period = next((_PERIODS[w] for w in words if w in _PERIODS), None)
     end = t.end + len(_SEGMENT.match(text, t.end).group().rstrip())  # type: ignore[union-attr]
-    return Factor(t.value / 100, "share", "each", daily, _said(text, t.start, end))
+    return Factor(t.value / 100, "share", "each", period, _said(text, t.start, end))
 
 
 def _factor(text: str, t: Tok) -> Factor | None:
@@ -195,26 +217,26 @@ def _factor(text: str, t: Tok) -> Factor | None:
     per: str | None = "each" if any(w in ("each", "apiece") for w in words) else None
     if per is None and _EACH_BEFORE.search(text, max(0, t.start - 30), t.start):
         per = "each"  # "each one is ~20 LLM calls"
-    daily = False
+    period: float | None = None
     noun = nouns[0]
     for k, w in enumerate(words):
         if w in ("per", "a", "an", "every", "/") and k + 1 < len(words):
             what = words[k + 1]
-            if what in _DAY:
-                daily = True
+            if what in _PERIODS:
+                period = _PERIODS[what]
             elif per is None or per == "each":
                 per = what
             if k > 0 and words[k - 1] not in _FILLER:
                 noun = words[k - 1]
-        elif w in ("daily",):
-            daily = True
-    if per is None and not daily:
+        elif w in ("daily", "monthly", "weekly"):
+            period = _PERIODS[w]
+    if per is None and period is None:
         return None
     value = float(t.value) if isinstance(t.value, float) else 0.0
-    if value > (MAX_PER_MEMBER if per is not None else MAX_PER_MEMBER_A_DAY):
+    if value > (MAX_PER_MEMBER if per is not None else MAX_PER_MEMBER_A_DAY * (period or 1)):
         return None  # "2M requests/day" beside "3k seats" is the total, not each one's
     end = t.end + len(segment.group().rstrip())
-    return Factor(value, noun, per, daily, _said(text, t.start, end))
+    return Factor(value, noun, per, period, _said(text, t.start, end))
 
 
 def _follows(factor: Factor, before: Factor) -> bool:

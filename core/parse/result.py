@@ -34,7 +34,13 @@ from core.parse.sums import add_up
 from core.parse.tables import structured
 from core.parse.tokens import scan
 from core.parse.trends import trend
-from core.parse.volumes import active_hours, output_share, over_a_window, totals
+from core.parse.volumes import (
+    active_hours,
+    output_share,
+    over_a_window,
+    part_of_a_total,
+    totals,
+)
 from core.pricing import offered_gpus
 from core.scenario import Scenario
 from core.traffic import Traffic
@@ -93,6 +99,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     totals(reading, tokens.counts)
     over_a_window(reading)
     active_hours(reading)
+    part_of_a_total(reading)
     output_share(reading)
     add_up(reading)
     later(reading)

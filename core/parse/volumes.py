@@ -235,3 +235,33 @@ def active_hours(reading: Reading) -> None:
                 f"peak {24 / hours:.3g}x the day's average: the rate runs {hours} of 24 hours"
             )
         return
+
+
+_PART_OF_IT = re.compile(
+    r"\b(?:is|are|at|makes\s+up|accounts\s+for)\s+(?:about|around|roughly|~|≈)?\s*"
+    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:it|that|this|them|the\s+total|all\s+of\s+it)\b",
+    re.IGNORECASE,
+)
+
+
+def part_of_a_total(reading: Reading) -> None:
+    """ "Total platform traffic is 50M requests/day and the LLM-backed search is about 8%
+    of it": the part to size is that share of the day's volume said before it."""
+    if "%" not in reading.text:
+        return
+    for name in ("requests_per_day", "output_tokens_per_day"):
+        said, value = reading.sources.get(name), reading.values.get(name)
+        if said is None or value is None:
+            continue
+        at = reading.text.find(said.split()[0])
+        found = _PART_OF_IT.search(reading.text, max(0, at), max(0, at) + 160)
+        if found is None:
+            continue
+        share = float(found["pct"]) / 100
+        reading.values[name] = value * share
+        unit = "requests/day" if name == "requests_per_day" else "output tokens/day"
+        words = " ".join(found.group().split())
+        reading.understood.append(
+            f"{compact(value * share)} {unit}: {share:.0%} of {compact(value)} ('{words}')"
+        )
+        return

@@ -684,3 +684,26 @@ def test_the_gpu_they_run_today_is_not_the_one_sized(catalog: Catalog) -> None:
     assert any("what they run today" in a for a in parsed.ambiguities)
     assert not any("sized for today's volume" in a for a in parsed.ambiguities)
     assert "GPU 48x l40s" in " ".join(parsed.understood)  # six L40S nodes, not H200s
+
+
+@pytest.mark.parametrize(
+    ("text", "per_day"),
+    [
+        ("Kimi K2: ~2.4M sessions a month, and the average session is 6 turns. 220 out", 480_000),
+        (
+            "MAU is 1.5M, about 20% of them use the assistant feature, and those average 30 "
+            "requests per month each. Llama 3.1 8B, 120 out.",
+            300_000,
+        ),
+        ("Qwen3-30B-A3B: ~600k conversations/mo, 4 turns each, 200 out", 80_000),
+        (
+            "Total platform traffic is 50M requests/day and the LLM-backed search is about 8% "
+            "of it. GLM-5, 350 out",
+            4e6,
+        ),
+    ],
+)
+def test_monthly_populations_and_parts_of_a_total(
+    text: str, per_day: float, catalog: Catalog
+) -> None:
+    assert parse(text, catalog).fields["requests_per_day"] == pytest.approx(per_day)
