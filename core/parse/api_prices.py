@@ -31,11 +31,12 @@ def both_sides(fields: dict[str, Any], text: str, said: dict[str, str]) -> list[
     if (have_in is None) != (have_out is None):
         one = have_in if have_in is not None else have_out
         source = said.get(_IN if have_in is not None else _OUT, "")
-        both = _BOTH.search(text, max(0, text.find(source.split()[0]))) if source else None
+        at = max(0, text.find(source.split()[0])) if source else -1
+        both = _BOTH.search(text, at, at + 160) if at >= 0 else None
         if both is not None:
             fields[_IN] = fields[_OUT] = one
             notes.append(f"API at ${one:g}/M both ways ('{both.group()}')")
-    if fields.get(_OUT) is not None and fields.get(_IN) is None:
+    if fields.get(_OUT) is not None and fields.get(_IN) is None and "free" in text.lower():
         free = _FREE_INPUT.search(text)
         if free is not None:
             fields[_IN] = 0.0

@@ -80,10 +80,12 @@ MAX_GAP = 60
 
 def corrected(toks: list[Tok], text: str) -> list[Tok]:
     """``toks`` with corrections applied (retracted terminals become breaks)."""
+    if not _marks_anywhere(text):
+        return toks  # most messages correct nothing: one look decides it
     kinds = _KIND_OF
     figures = [(k, kind) for k, t in enumerate(toks) if (kind := kinds.get(t.type)) is not None]
-    if len(figures) < 2 or not _marks_anywhere(text):
-        return toks  # most messages correct nothing: one look decides it
+    if len(figures) < 2:
+        return toks
     absorbed: dict[int, int] = {}  # a retracted figure -> the one now holding its value
     for n, (a, kind_a) in enumerate(figures):
         nxt = _next_of(figures, n, kind_a)

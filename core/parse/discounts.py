@@ -28,7 +28,7 @@ def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]
     if price is None or said is None or "%" not in text:
         return []
     at = text.find(said.split()[0]) if said else -1
-    found = _DISCOUNT.search(text, max(0, at))
+    found = _DISCOUNT.search(text, max(0, at), max(0, at) + 300)  # said with the price
     if at < 0 or found is None:
         return []
     clause = text[max(0, found.start() - 40) : found.end() + 20]

@@ -37,9 +37,12 @@ def later(reading: Reading) -> None:
     """Apply "Nx that" to the day's volume when the message asks to size for it."""
     text = reading.text
     lower = text.lower()
-    if not any(w in lower for w in _FACTOR_WORDS) and _TIMES_THAT.search(lower) is None:
+    hint = _TIMES_THAT.search(lower)
+    words = [lower.find(w) for w in _FACTOR_WORDS if w in lower]
+    if hint is None and not words:
         return  # most messages say no later multiple: looked for cheaply first
-    found = _MULTIPLE.search(lower)
+    start = min([*words, hint.start() if hint else len(lower)])
+    found = _MULTIPLE.search(lower, max(0, start - 8))
     if found is None:
         return
     if _PEAK_BEFORE.search(lower, max(0, found.start() - 30), found.start()):

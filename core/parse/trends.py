@@ -27,6 +27,11 @@ _MONTH = re.compile(
 )
 _ANY_MONTH = re.compile(r"(?m)^\s*(?:[A-Z][a-z]{2}|20\d\d[-/])")
 """A line that starts like a month ("Jan 2026", "2026-01"): the table is looked at only then."""
+_LISTED_OVER_TIME = re.compile(
+    r"\b(?:last|past|previous)\s+\d+\s+(?:months|quarters|weeks|years)\b|\btrend\b"
+    r"|\b(?:by|per|each)\s+(?:month|quarter|week)\s*:|\bmonth\s+over\s+month\b"
+)
+"""A comma-separated list is a history only when the message says it runs over time."""
 _GOES_ON = re.compile(
     r"\b(?:same\s+(?:trend|rate|pace)|trend\s+continu\w*|continu\w*\s+(?:as\s+is|like\s+this)"
     r"|growth\s+continu\w*|keeps?\s+growing|as\s+is\b|like\s+before)",
@@ -99,7 +104,9 @@ def trend(reading: Reading) -> None:
 def _series(text: str) -> Series | None:
     arrows = any(a in text for a in ("→", "->", "=>", "➝"))
     lower = text.lower()
-    steps = any(w in lower for w in ("month", "quarter", "week", "year"))
+    steps = any(w in lower for w in ("month", "quarter", "week", "year")) and (
+        arrows or _LISTED_OVER_TIME.search(lower) is not None
+    )
     found = _line_series(text, arrows, steps)
     if found is not None and (arrows or "," not in found.group() or steps):
         values = [

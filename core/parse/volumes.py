@@ -62,8 +62,9 @@ _TOTAL_AFTER = re.compile(
     re.IGNORECASE,
 )
 _DAY_BEFORE = re.compile(
-    r"\bday\s+(?:is|was|sees|has|of|:|=)\s*(?:about|around|roughly|~|≈)?\s*$", re.IGNORECASE
+    r"\bday\s+(?:is|was|sees|has|:|=)\s*(?:about|around|roughly|~|≈)?\s*$", re.IGNORECASE
 )
+_A_DAY_IS = re.compile(r"day\s+(?:is|was|sees|has|:|=)")
 _DAY_AFTER = re.compile(
     r"\s*(?:(?P<requests>requests?|reqs?|calls|queries)|(?:output\s+)?tokens?\s*(?:out)?)\b",
     re.IGNORECASE,
@@ -85,7 +86,13 @@ def totals(reading: Reading, counts: list[Tok]) -> None:
     lower = text.lower()
     if len(lower) != len(text):
         lower = text  # a rare letter lower() lengthens: no offsets to share
-    window = _WINDOW.search(text) if "total" in lower else None
+    window = None
+    at = lower.find("total")
+    while at != -1 and window is None:  # a total's window is said near it
+        window = _WINDOW.search(text, max(0, at - 200), at + 200)
+        at = lower.find("total", at + 5)
+    if window is None and not _A_DAY_IS.search(lower):
+        return  # neither a total nor a day said as a day: nothing here
     for t in counts:
         if t.type != "NUM" or not isinstance(t.value, float):
             continue
@@ -200,6 +207,7 @@ _ACTIVE_HOURS = re.compile(
     r"|\b(?P<n2>\d{1,2})\s*(?:hours|hrs|h)\s+(?:a|per)\s+day\b",
     re.IGNORECASE,
 )
+_H_HINT = re.compile(r"\d[\s-]*(?:hours?|hrs?|h)\b")
 _SUB_DAILY = re.compile(
     r"/\s*(?:s|sec|second|min|minute|h|hr|hour)\b|per\s+(?:second|minute|hour)\b|\b(?:rps|qps|rpm)\b"
     r"|\ban?\s+(?:second|minute|hour)\b",
@@ -211,17 +219,26 @@ def active_hours(reading: Reading) -> None:
     """ "1,000 requests/second during our 12-hour window and basically zero at night": a
     rate said per second, minute or hour runs only those hours; the day's volume is that
     many hours of it, and its peak is 24/hours of the day's average."""
-    found = _ACTIVE_HOURS.search(reading.text) if "h" in reading.text else None
+    rates = [
+        n
+        for n in ("requests_per_day", "output_tokens_per_day")
+        if reading.values.get(n) is not None and _SUB_DAILY.search(reading.sources.get(n, ""))
+    ]
+    lower = reading.text.lower()
+    if not rates:
+        return  # only a rate said per second, minute or hour can run some hours a day
+    found = None
+    for hint in _H_HINT.finditer(lower):  # "12-hour", "12 hours a day": then the phrase
+        found = _ACTIVE_HOURS.search(reading.text, max(0, hint.start() - 25), hint.end() + 30)
+        if found is not None:
+            break
     if found is None:
         return
     hours = int(found["n"] or found["n2"])
     if not 1 <= hours < 24:
         return
-    for name in ("requests_per_day", "output_tokens_per_day"):
-        said = reading.sources.get(name)
-        value = reading.values.get(name)
-        if value is None or said is None or not _SUB_DAILY.search(said):
-            continue
+    for name in rates:
+        said, value = reading.sources[name], reading.values[name]
         daily = value * hours / 24
         reading.values[name] = daily
         window = " ".join(found.group().split())
