@@ -59,6 +59,7 @@ class Reading:
     gpu_nodes: tuple[int, str, str] | None = None  # "2 GB300 racks": nodes, words, GPU
     model_short: bool = False  # the model came from a short alias ("v3", "r1")
     quoted_utilization: bool = False  # "$/M at 40% utilization": the share it is quoted at
+    price_per_node: float | None = None  # "$19.60 per node-hour": a node's price
     gpu_said: list[str] = field(default_factory=list)
     scales: list[tuple[str, float, str]] = field(default_factory=list)
     action: str | None = None
@@ -323,7 +324,8 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
     numbers = [float(t.value or 0) for t in m.toks if t.type in ("NUM", "MULT", "XNUM")]
     gpu = next((str(t.value) for t in m.toks if t.type == "GPU"), None)
     nodes = _has(m.toks, "NODES")
-    if nodes and len(numbers) == 1:  # "2 GB300 racks": nodes of the GPU's domain (result)
+    boxed = nodes and len(numbers) == 1 and _has(m.toks, "MULT")  # "an 8x H100 box"
+    if nodes and len(numbers) == 1 and not boxed:  # "2 GB300 racks": nodes of the domain
         if gpu is not None and numbers[0] == int(numbers[0]):
             r.gpu_ids.append(gpu)
             r.gpu_at.setdefault(gpu, m.toks[0].start)
@@ -331,8 +333,9 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
         return
     count = None
     if numbers:
-        value = numbers[0] * numbers[1] if nodes else numbers[0]
-        if nodes:  # "3 nodes of 8x B200": nodes times GPUs a node
+        several = nodes and len(numbers) > 1
+        value = numbers[0] * numbers[1] if several else numbers[0]
+        if several:  # "3 nodes of 8x B200": nodes times GPUs a node
             r.assume(f"'{r.said(m)}' read as {value:g} GPUs ({numbers[0]:g} x {numbers[1]:g})")
         if value != int(value) or value < 1:
             r.ambiguous(f"'{r.said(m)}': a GPU count is a whole number")
@@ -501,6 +504,10 @@ def _fx(r: Reading, m: Match, toks: list[Tok]) -> None:
 def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, unit = _num(m.toks, "MONEY"), _unit(m.toks)
     per_gpu = any(t.flag for t in m.toks if t.type == "PER_TIME")
+    if _PER_NODE.match(r.text, m.toks[-1].end):  # "$19.60 per node-hour for an 8x H100 box"
+        r.price_per_node = value
+        r.price_said = r.said(m)
+        return
     if unit is None and value > _HOURLY_MAX:  # "annual fee per GPU $34,000"
         period = _PERIOD_BEFORE.search(context.before(r.text, m.toks[0].start)[-40:])
         if period is not None:
@@ -530,6 +537,12 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     r.put("price_per_gpu_hour", value, f"${value:.2f}/GPU-hour")
 
 
+_PER_NODE = re.compile(
+    r"\s*(?:/|per|a|an)\s*(?:node|box|server|machine|host)(?:[\s-]*(?:hour|hr|h))?\b"
+    r"|\s*(?:per|a|an)\s+(?:8|four|eight|4)[\s-]*gpu\s+(?:node|box|server)",
+    re.IGNORECASE,
+)
+"""A price said for a whole node: divided by its GPUs once the message names them."""
 _HOURLY_MAX = 100.0
 """No GPU-hour costs more: a larger price said with a period before it is per that period."""
 _PERIOD_BEFORE = re.compile(

@@ -29,6 +29,7 @@ from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.plausible import implausible
 from core.parse.products import multiply
+from core.parse.reasoning import split_reasoning
 from core.parse.references import blank_references
 from core.parse.sums import add_up
 from core.parse.tables import structured
@@ -104,6 +105,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     add_up(reading)
     later(reading)
     trend(reading)
+    split_reasoning(reading)
     nodes_to_gpus(reading, catalog)
     for day, said in as_of:
         reading.put("as_of", day, f"as of {day.isoformat()}", said)
@@ -236,6 +238,20 @@ PRICE_SPREAD = 3.0
 """A lease price more than this many times a GPU's list price is not a per-GPU price."""
 
 
+def node_price(fields: dict[str, Any], reading: Reading, catalog: Catalog) -> list[str]:
+    """A node's price per GPU-hour: the node's GPUs are the count said with it ("an 8x
+    H100 box"), else the GPU's NVLink domain (a node of 8)."""
+    value = reading.price_per_node
+    if value is None or "price_per_gpu_hour" in fields:
+        return []
+    ids = reading.gpu_ids
+    if not ids:
+        return [f"'{reading.price_said}' is a node's price: say the GPU to read it per GPU"]
+    per_node = reading.gpu_count or catalog.gpus.get(ids[0]).scale_up_domain_gpus
+    fields["price_per_gpu_hour"] = value / per_node
+    return [f"'{reading.price_said}' read per node of {per_node}: ${value / per_node:.2f}/GPU-hour"]
+
+
 def price_per_gpu(fields: dict[str, Any], reading: Reading, catalog: Catalog) -> list[str]:
     """Read a price said without "per GPU" ("$80/hour") as per GPU or for them all.
 
@@ -277,6 +293,7 @@ def parse(text: str, catalog: Catalog, want: Kind | None = None) -> Parsed:
         kind = want
     fields, notes = project(reading, pairs, kind)
     notes += price_per_gpu(fields, reading, catalog)
+    reading.assumed.extend(node_price(fields, reading, catalog))
     reading.understood.extend(both_sides(fields, reading.text, reading.sources))
     if "price_per_gpu_hour" not in pairs.values:
         reading.understood.extend(

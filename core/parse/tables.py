@@ -65,6 +65,8 @@ for _field, _factor, _names in (
     ("output_tokens", 1.0, "out output osl out_tok output_tok completion_tok output_tokens"),
     ("output_tokens", 1.0, "completion_tokens avg_output tokens_out output_len output_length"),
     ("reasoning_tokens", 1.0, "reasoning reasoning_tok reasoning_tokens thinking_tokens"),
+    ("reasoning_tokens", 1.0, "thinking think thinking_tok reasoning_(tokens) cot"),
+    ("output_tokens", 1.0, "visible_answer visible_output visible answer answer_tokens"),
     ("context_tokens", 1.0, "ctx context context_tokens max_context"),
     ("peak_to_average", 1.0, "p2a peak_to_average peak/avg peak_factor peak_ratio"),
     ("max_ttft_s", 1.0, "ttft ttft_s max_ttft_s"),
@@ -169,6 +171,7 @@ def contract_pair(name: str, value: str) -> tuple[str, str] | None:
     """``(name, value)`` in the contract's field and unit ("bs", "32" -> concurrency 32;
     "rps", "45" -> requests_per_day 3888000), or None for a name no field goes by."""
     hit = _ALIASES.get(_key(name))
+    value = value.strip().lstrip("~≈").strip()  # "~5k": about is how people fill forms
     if hit is None or not value:
         return None
     field_name, factor = hit

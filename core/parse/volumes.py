@@ -261,6 +261,9 @@ _PART_OF_IT = re.compile(
 )
 
 
+_TOKEN_SIDES = ("reason", "think", "prompt", "input", "output", "generat", "completion", "token")
+
+
 def part_of_a_total(reading: Reading) -> None:
     """ "Total platform traffic is 50M requests/day and the LLM-backed search is about 8%
     of it": the part to size is that share of the day's volume said before it."""
@@ -274,6 +277,9 @@ def part_of_a_total(reading: Reading) -> None:
         found = _PART_OF_IT.search(reading.text, max(0, at), max(0, at) + 160)
         if found is None:
             continue
+        subject = reading.text[max(0, found.start() - 30) : found.start()].lower()
+        if any(w in subject for w in _TOKEN_SIDES):
+            continue  # "the reasoning is ~70% of it": a split of a request's tokens
         share = float(found["pct"]) / 100
         reading.values[name] = value * share
         unit = "requests/day" if name == "requests_per_day" else "output tokens/day"

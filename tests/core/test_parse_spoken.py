@@ -707,3 +707,48 @@ def test_monthly_populations_and_parts_of_a_total(
     text: str, per_day: float, catalog: Catalog
 ) -> None:
     assert parse(text, catalog).fields["requests_per_day"] == pytest.approx(per_day)
+
+
+@pytest.mark.parametrize(
+    ("text", "reasoning", "visible"),
+    [
+        (
+            "DeepSeek-R1, 9 millones of requests per month. The generation is 3.000 tokens in "
+            "average and the reasoning is ~70% of it.",
+            2100,
+            900,
+        ),
+        (
+            "Qwen3.5 397B: ~60% of generated tokens are reasoning. Average completion is 2,500 tokens.",
+            1500,
+            1000,
+        ),
+        (
+            "R1: 300k requests/day, each response is ~4,000 generated tokens, of which ~3,200 are the thinking trace.",
+            3200,
+            800,
+        ),
+    ],
+)
+def test_a_reasoning_share_of_the_output_is_split_off(
+    text: str, reasoning: int, visible: int, catalog: Catalog
+) -> None:
+    got = parse(text, catalog).fields
+    assert (got["reasoning_tokens"], got["output_tokens"]) == (reasoning, visible)
+
+
+def test_a_reasoning_share_is_no_share_of_the_traffic(catalog: Catalog) -> None:
+    got = parse(
+        "DeepSeek-R1, 9 millones of requests per month. The generation is 3.000 tokens and "
+        "the reasoning is ~70% of it.",
+        catalog,
+    ).fields
+    assert got["requests_per_day"] == 300_000
+
+
+def test_a_nodes_price_is_read_per_gpu_and_a_box_is_one_node(catalog: Catalog) -> None:
+    parsed = parse(
+        "Node pricing: $19.60 per node-hour for an 8x H100 box. Qwen3-32B, ~40 rps", catalog
+    )
+    assert parsed.fields["price_per_gpu_hour"] == pytest.approx(2.45)
+    assert any("per node of 8" in a for a in parsed.assumed)

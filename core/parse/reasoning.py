@@ -1,0 +1,68 @@
+"""Reasoning said as a share of the output: "the generation is 3.000 tokens and the
+reasoning is ~70% of it", "~60% of generated tokens are reasoning", "~4,000 generated
+tokens, of which ~3,200 are the thinking trace".
+
+The contract keeps reasoning apart from the visible output (``output_tokens`` is what the
+user sees, ``reasoning_tokens`` the thinking before it), so a share of one generated
+total is split into the two and the split is said.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.parse.facts import Reading
+
+_THINK = r"(?:reasoning|thinking|think|thought|cot|chain[\s-]of[\s-]thought)"
+_SHARE_OF_IT = re.compile(
+    rf"\b{_THINK}(?:\s+tokens?|\s+trace)?\s+(?:is|are|makes\s+up|takes)\s+(?:about|around|roughly|~|≈)?\s*"
+    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:it|that|them|the\s+(?:output|generation|total))\b"
+    rf"|\b(?P<pct2>\d{{1,2}}(?:\.\d+)?)\s*%\s+of\s+(?:the\s+)?(?:generated|output|completion)\s+"
+    rf"tokens?\s+(?:is|are)\s+{_THINK}\b",
+    re.IGNORECASE,
+)
+_OF_WHICH = re.compile(
+    rf"\bof\s+which\s+(?:about|around|roughly|~|≈)?\s*(?P<n>\d[\d,.]*\s*[kK]?)\s+(?:are|is)\s+"
+    rf"(?:the\s+)?{_THINK}\b",
+    re.IGNORECASE,
+)
+
+
+def split_reasoning(reading: Reading) -> None:
+    """Split a generated total into reasoning and visible output, when the message says
+    what share of it is reasoning (and gives no reasoning figure of its own)."""
+    total = reading.values.get("output_tokens")
+    if not isinstance(total, int | float) or total <= 0:
+        return
+    if reading.values.get("reasoning_tokens") not in (None, 0) and not _OF_WHICH.search(
+        reading.text
+    ):
+        return
+    text = reading.text
+    found = _SHARE_OF_IT.search(text) if "%" in text else None
+    if found is not None:
+        share = float(found["pct"] or found["pct2"]) / 100
+        thinking = round(total * share)
+    else:
+        which = _OF_WHICH.search(text) if "which" in text.lower() else None
+        if which is None:
+            return
+        value = float(which["n"].replace(",", "").rstrip("kK ")) * (
+            1000 if which["n"].strip().lower().endswith("k") else 1
+        )
+        if not 0 < value < total:
+            return
+        thinking = round(value)
+        found = which
+    if not 0 < thinking < total:
+        return
+    visible = round(total - thinking)
+    reading.values["reasoning_tokens"] = thinking
+    reading.values["output_tokens"] = visible
+    said = " ".join(found.group().split())
+    reading.understood.append(
+        f"{thinking:,} reasoning + {visible:,} visible output tokens per request: "
+        f"'{said}' of {round(total):,} generated"
+    )
