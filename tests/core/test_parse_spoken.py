@@ -719,12 +719,14 @@ def test_monthly_populations_and_parts_of_a_total(
             900,
         ),
         (
-            "Qwen3.5 397B: ~60% of generated tokens are reasoning. Average completion is 2,500 tokens.",
+            "Qwen3.5 397B: ~60% of generated tokens are reasoning. Average completion is "
+            "2,500 tokens.",
             1500,
             1000,
         ),
         (
-            "R1: 300k requests/day, each response is ~4,000 generated tokens, of which ~3,200 are the thinking trace.",
+            "R1: 300k requests/day, each response is ~4,000 generated tokens, of which ~3,200 "
+            "are the thinking trace.",
             3200,
             800,
         ),
