@@ -283,6 +283,17 @@ def _amount(r: Reading, m: Match, toks: list[Tok]) -> None:
         value *= 1000  # "1.200 tokens": a token count is whole, so the dot groups thousands
         r.assume(f"'{number.text}' read as {value:,.0f} (the dot groups thousands)")
     name = _PER_REQUEST[direction]
+    big = value > BOUNDS[name].high
+    if (
+        big
+        and name != "output_tokens"
+        and volumes.time_beside(r.text, m.toks[0].start, m.toks[-1].end)
+    ):
+        r.ambiguous(  # "per day: 3.2B in / 400M out": a day's input, not a request's
+            f"'{said}': a day's {direction} volume is not used; say {direction} tokens "
+            "per request, e.g. '800 in / 400 out'"
+        )
+        return
     if name == "output_tokens" and value > BOUNDS[name].high:
         unit = volumes.time_beside(r.text, m.toks[0].start, m.toks[-1].end)
         if unit is not None:  # "we generate 700 million output tokens a day"

@@ -33,7 +33,8 @@ _AFTER = re.compile(
 _BEFORE = re.compile(
     r"\b(?P<adverb>annual|yearly|monthly|daily|weekly)\s+(?:\w+\s+){0,2}?"
     r"(?:volume|usage|output|traffic|demand)\s*(?:is|of|:|=|~|≈)?\s*"
-    r"(?:about|around|roughly|~)?\s*$",
+    r"(?:about|around|roughly|~)?\s*$"
+    r"|\b(?:per|a|each)\s+(?P<unit>day|week|month|year)\s*:\s*(?:[\w./,]+\s+){0,3}?$",
     re.IGNORECASE,
 )
 _ADVERBS = {
@@ -52,7 +53,9 @@ def time_beside(text: str, start: int, end: int) -> str | None:
     if after:
         return after["unit"] or _ADVERBS.get((after["adverb"] or "").lower(), "year")
     before = _BEFORE.search(text[max(0, start - 60) : start])
-    return _ADVERBS[before["adverb"].lower()] if before else None
+    if before is None:
+        return None
+    return before["unit"].lower() if before["unit"] else _ADVERBS[before["adverb"].lower()]
 
 
 _TOTAL_AFTER = re.compile(
@@ -171,7 +174,7 @@ def _restate(reading: Reading, name: str, value: float, said: str) -> None:
 
 _SHARE = re.compile(
     r"\b(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*(?:of\s+(?:it|that|them|those|the\s+total)\s+)?"
-    r"(?:is\s+|are\s+)?(?P<side>input|prompts?|prefill|output|completions?)\b",
+    r"(?:is\s+|are\s+|was\s+|were\s+)?(?P<side>input|prompts?|prefill|output|completions?)\b",
     re.IGNORECASE,
 )
 

@@ -754,3 +754,18 @@ def test_a_nodes_price_is_read_per_gpu_and_a_box_is_one_node(catalog: Catalog) -
     )
     assert parsed.fields["price_per_gpu_hour"] == pytest.approx(2.45)
     assert any("per node of 8" in a for a in parsed.assumed)
+
+
+def test_a_days_split_said_before_its_figures_is_a_days(catalog: Catalog) -> None:
+    parsed = parse(
+        "Input/output split per day: 3.2B in / 400M out. gpt-oss-120b on B200. Avg request is "
+        "~8k in and 1k out.",
+        catalog,
+    )
+    got = parsed.fields
+    assert (got["output_tokens_per_day"], got["input_tokens"], got["output_tokens"]) == (
+        4e8,
+        8000,
+        1000,
+    )
+    assert any("a day's input volume is not used" in a for a in parsed.ambiguities)
