@@ -71,6 +71,11 @@ def _marks_anywhere(text: str) -> bool:
     return any(w in lower for w in _MARKER_WORDS)
 
 
+_WITHDRAWN = re.compile(
+    r"\b(?:isn't|is\s+not|not)\s+available|\bsold\s+out|\bout\s+of\s+stock|\bno\s+capacity",
+    re.IGNORECASE,
+)
+"""A name said unavailable before another is named: "GB300 isn't available, they'll take B300"."""
 _NOT = re.compile(r"^\s*,?\s*(?:and\s+)?not\s*$", re.IGNORECASE)
 _BUT = re.compile(r"^\s*,?\s*but\s*$", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\bnot\s*$", re.IGNORECASE)
@@ -102,6 +107,8 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
             continue
         if second.start - first.end > MAX_GAP or first.type == BREAK or second.type == BREAK:
             continue
+        if kind_a == kind_b == "name" and first.type != second.type:
+            continue  # a GPU named after a model corrects nothing of it
         between = text[first.end : second.start]
         if _NOT.match(between):
             if kind_a == kind_b != "name":
@@ -149,11 +156,13 @@ def _renamed(toks: list[Tok], text: str) -> None:
         seen[t.type] = k
         if before is None or toks[before].value == t.value:
             continue
-        window = text[max(toks[before].end, t.start - 40) : t.start]
-        if _STRONG.search(window):
+        window = text[max(0, toks[before].start - 15, t.start - 80) : t.start]
+        if _STRONG.search(window) or _WITHDRAWN.search(window):
             old = toks[before]
             t.note = f"'{_short(window.strip())} {t.text}': read as a correction of {old.text}"
-            _drop(toks, before)
+            for j in range(k):  # the name retracted, wherever it was said
+                if toks[j].type == t.type and toks[j].value == old.value:
+                    _drop(toks, j)
 
 
 def _retracts(figures: list[tuple[int, str]], n: int, toks: list[Tok], text: str) -> bool:

@@ -405,7 +405,9 @@ _CLAUSE_END = re.compile(r"[,;.(\n!?]")
 
 _MEASURING = re.compile(
     r"\b(?:we\s+got|got|achieved|measured|benchmarked|maxed\s+out\s+at|topped\s+out\s+at"
-    r"|load[\s-]test\w*|peaked\s+at\s+a\s+throughput)\b[^.;!?\n]{0,20}$",
+    r"|load[\s-]test\w*|peaked\s+at\s+a\s+throughput)\b[^.;!?\n]{0,20}$"
+    r"|\bthroughput\s+(?:now|today|currently|at\s+the\s+moment)\s+(?:is|are|runs\s+at)\s*"
+    r"(?:about|around|~)?\s*$",
     re.IGNORECASE,
 )
 

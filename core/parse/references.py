@@ -51,6 +51,11 @@ _PHONES = re.compile(
 _PHONE_HINT = re.compile(r"\+\d|\(\d{3}\)|\d[.\-]\d{4}\b")
 _CODE_HINT = re.compile(r"-\d{4}|#")
 _CLAUSE_HINT = re.compile(r"(?:^|\n)[ \t>*-]*\d{1,3}\.\d")
+_QUARTERS = re.compile(
+    r"\b(?:until|by|in|before|after|from|during|for|end\s+of|early|late|mid|next|this|last)\s+"
+    r"[Qq][1-4]\b|\b[Qq][1-4][\s'/-]*(?:20)?\d\d\b|\b[Qq][1-4]\s*[-/]\s*[Qq][1-4]\b"
+)
+"""A quarter of the year ("until Q4", "Q3 2026"): no GGUF Q4 quantization, no number."""
 _DAYS = re.compile(
     # a day without its year: "on 12 November", "by March 3rd"
     rf"\b\d{{1,2}}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?(?:{_MONTHS})\b(?![ \t]*\d)"
@@ -105,6 +110,8 @@ def blank_references(text: str) -> str:
             spans += [m.span() for m in _MARKED_IDS.finditer(lower)]
         if any(w in lower for w in _MONTH_WORDS):
             spans += [m.span() for m in _DAYS.finditer(text)]
+    if "Q" in text or "q" in text:
+        spans += [_quarter(m) for m in _QUARTERS.finditer(text)]
     if _CODE_HINT.search(text):
         spans += [m.span() for m in _CODES.finditer(text)]
     if _PHONE_HINT.search(text):
@@ -141,3 +148,9 @@ def _value(said: str) -> float | None:
     if not all(w in numbers.NUMBER_WORDS or w == "and" for w in words):
         return None
     return numbers.words(words)
+
+
+def _quarter(m: re.Match[str]) -> tuple[int, int]:
+    """The quarter itself, without the word before it ("until Q4": only "Q4")."""
+    at = m.group().upper().find("Q")
+    return m.start() + at, m.end()

@@ -582,6 +582,18 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             out.append(_merge("MONEY", lex[i : i + 2], lex[i + 1].value))
             i += 2
             continue
+        if (
+            kind == "INS"
+            and at(i + 1) == "NUM"
+            and at(i + 2) in ("OUTS", "OUT")
+            and at(i + 3) == "NUM"
+        ):
+            out.append(Tok("IN", t.text, None, t.start, t.end))  # "in 8k out 1k"
+            out.append(lex[i + 1])
+            out.append(Tok("OUT", lex[i + 2].text, None, lex[i + 2].start, lex[i + 2].end))
+            out.append(lex[i + 3])
+            i += 4
+            continue
         if kind == "REQUESTS" and t.text.lower() in _LENGTH_NOUNS:
             k = i + 1
             while k < n and lex[k].type == FILLER:

@@ -769,3 +769,32 @@ def test_a_days_split_said_before_its_figures_is_a_days(catalog: Catalog) -> Non
         1000,
     )
     assert any("a day's input volume is not used" in a for a in parsed.ambiguities)
+
+
+def test_a_chat_threads_shorthand_and_a_gpu_withdrawn(catalog: Catalog) -> None:
+    thread = parse(
+        "sam: can we model Kimi K2.5 on 8x B200 at 64 concurrency?\nsam: in 8k out 1k\n"
+        "sam: actually try 96 concurrency, 64 is what they run now",
+        catalog,
+    ).fields
+    assert (thread["input_tokens"], thread["output_tokens"], thread["concurrency"]) == (
+        8000,
+        1000,
+        96,
+    )
+    withdrawn = parse(
+        "nora: Contoso wants GB300 for GLM-5\nnora: actually GB300 isn't available until Q4, "
+        "they'll take B300\nnora: 2B output tokens/month, 36 mo",
+        catalog,
+    ).fields
+    assert (withdrawn["model"], withdrawn["gpus"]) == ("glm-5", ("b300",))
+    assert "precision" not in withdrawn  # "until Q4" is a quarter, not GGUF Q4
+
+
+def test_a_throughput_said_as_now_is_no_traffic(catalog: Catalog) -> None:
+    got = parse(
+        "The throughput now is 1,200 tok/s on our A100 cluster, but new system on B200 must "
+        "give 40 tok/s for each user. gpt-oss-120b. Requests is 3 thousand per hour.",
+        catalog,
+    ).fields
+    assert "output_tokens_per_day" not in got and got["requests_per_day"] == 72_000
