@@ -4,18 +4,27 @@ Three inputs: four sales messages repeated to 10 KB; the parse corpus's messages
 (tests/core/parse_corpus, every voice) joined to 10 KB; and 10 KB of random text
 (letters, digits, punctuation, emoji). The catalog is loaded once. The target is a
 median under 10 ms for the realistic inputs.
-Run: ``python bench/parse_bench.py``.
+Run: ``python bench/parse_bench.py``. On a busy machine absolute figures drift; ``--against
+REV`` times the realistic message on this checkout's reader and on the reader of git
+revision REV (``git archive``'d into a temporary folder), in alternating fresh processes,
+and prints each side's medians and their ratio: the figure that survives a noisy machine.
 """
 
 from __future__ import annotations
 
 import gc
 import itertools
+import os
 import random
 import statistics
 import string
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from parse_corpus import load_corpus
 
@@ -103,5 +112,59 @@ def _run(catalog: Catalog) -> None:
         print(f"{'  cold grammar':16s} {'':16s}: median {median:.2f} ms, p95 {p95:.2f} ms")
 
 
+ROUNDS = 6
+"""Alternating processes per side in ``--against``."""
+
+
+def _one_median() -> None:
+    """Print the realistic message's median in ms (a child of ``--against``)."""
+    catalog = load_catalog()
+    text = realistic()
+    parse(text, catalog)
+    gc.freeze()
+    times = []
+    for _ in range(25):
+        t0 = time.perf_counter()
+        parse(text, catalog)
+        times.append((time.perf_counter() - t0) * 1e3)
+    print(f"{statistics.median(times):.3f}")
+
+
+def against(rev: str) -> None:
+    here = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(
+            ["git", "-C", str(here), "archive", rev, "core"], check=True, capture_output=True
+        ).stdout
+        archive_path = Path(tmp) / "core.tar"
+        archive_path.write_bytes(archive)
+        with tarfile.open(archive_path) as tar:
+            tar.extractall(tmp, filter="data")
+        sides = {"this checkout": str(here), rev: tmp}
+        medians: dict[str, list[float]] = {name: [] for name in sides}
+        for _ in range(ROUNDS):
+            for name, root in sides.items():
+                env = {**os.environ, "PYTHONPATH": root}
+                out = subprocess.run(
+                    [sys.executable, __file__, "--one"],
+                    env=env,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                    cwd=here,
+                ).stdout
+                medians[name].append(float(out.strip().splitlines()[-1]))
+    for name, values in medians.items():
+        shown = " ".join(f"{v:.1f}" for v in sorted(values))
+        print(f"{name:>16s}: realistic 10 KB medians {shown} ms (fastest {min(values):.1f})")
+    ratio = min(medians["this checkout"]) / min(medians[rev])
+    print(f"fastest against fastest: {ratio:.2f}x the reader at {rev}")
+
+
 if __name__ == "__main__":
-    main()
+    if "--one" in sys.argv:
+        _one_median()
+    elif "--against" in sys.argv:
+        against(sys.argv[sys.argv.index("--against") + 1])
+    else:
+        main()

@@ -41,12 +41,15 @@ def split_reasoning(reading: Reading) -> None:
     ):
         return
     text = reading.text
+    lower = text.lower()
+    if not any(w in lower for w in ("reason", "think", "thought", "cot", "chain")):
+        return  # no word for reasoning: nothing to split
     found = _SHARE_OF_IT.search(text) if "%" in text else None
     if found is not None:
         share = float(found["pct"] or found["pct2"]) / 100
         thinking = round(total * share)
     else:
-        which = _OF_WHICH.search(text) if "which" in text.lower() else None
+        which = _OF_WHICH.search(text) if "which" in lower else None
         if which is None:
             return
         value = float(which["n"].replace(",", "").rstrip("kK ")) * (

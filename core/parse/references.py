@@ -110,7 +110,7 @@ def blank_references(text: str) -> str:
             spans += [m.span() for m in _MARKED_IDS.finditer(lower)]
         if any(w in lower for w in _MONTH_WORDS):
             spans += [m.span() for m in _DAYS.finditer(text)]
-    if "Q" in text or "q" in text:
+    if any(f"q{n}" in lower for n in "1234"):
         spans += [_quarter(m) for m in _QUARTERS.finditer(text)]
     if _CODE_HINT.search(text):
         spans += [m.span() for m in _CODES.finditer(text)]
