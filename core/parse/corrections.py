@@ -194,9 +194,7 @@ def _owner(toks: list[Tok], a: int, kind: str | None, text: str) -> int | None:
 
 
 def _kind(t: Tok) -> str | None:
-    if t.type in _NAMES:
-        return "name"
-    return _KINDS.get(t.type)
+    return _KIND_OF.get(t.type)
 
 
 def _replace(toks: list[Tok], a: int, b: int, said: str) -> None:

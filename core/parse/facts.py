@@ -8,6 +8,7 @@ reads them as ``gpu`` + ``gpus`` count, traffic as ``gpus`` = allowed ids; see
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -107,6 +108,22 @@ class Reading:
             note = f"{note} ← '{source}'"
         if note:
             self.understood.append(note)
+
+    def withdraw(self, name: str) -> str | None:
+        """Take back a field read from prose, with its say-back: a later pass found what
+        its words really meant ("250k convos/day" is a population, not the request rate).
+        Returns the words it had come from."""
+        source = self.sources.pop(name, None)
+        self.values.pop(name, None)
+        if source is not None:
+            self.understood[:] = [u for u in self.understood if f"← '{source}'" not in u]
+        self.quantities[:] = [q for q in self.quantities if q[0] != name]
+        return source
+
+    @functools.cached_property
+    def lower(self) -> str:
+        """The text lower-cased once, for the passes that look for cue words in it."""
+        return self.text.lower()
 
     def assume(self, note: str) -> None:
         if note not in self.assumed:

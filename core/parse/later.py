@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import compact
+from core.parse.peaks import UNITS
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
@@ -30,13 +31,13 @@ _SIZE_FOR_IT = re.compile(
     r"(?:[\w'-]+[\s-]){0,2}?(?:number|figure|volume|traffic|load|plan|case)\b",
     re.IGNORECASE,
 )
-_VOLUMES = {"output_tokens_per_day": "output tokens/day", "requests_per_day": "requests/day"}
+_VOLUMES = ("output_tokens_per_day", "requests_per_day")
 
 
 def later(reading: Reading) -> None:
     """Apply "Nx that" to the day's volume when the message asks to size for it."""
     text = reading.text
-    lower = text.lower()
+    lower = reading.lower
     hint = _TIMES_THAT.search(lower)
     words = [lower.find(w) for w in _FACTOR_WORDS if w in lower]
     if hint is None and not words:
@@ -61,6 +62,6 @@ def later(reading: Reading) -> None:
     scaled = reading.values[name] * factor
     reading.values[name] = scaled
     reading.understood.append(
-        f"{compact(scaled)} {_VOLUMES[name]}: × {factor:g} ('{said}'), "
+        f"{compact(scaled)} {UNITS[name]}: × {factor:g} ('{said}'), "
         f"as asked ('{' '.join(asked.group().split())}')"
     )

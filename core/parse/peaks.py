@@ -30,11 +30,12 @@ if TYPE_CHECKING:
 _SIDES = frozenset({"PEAK", "AVG"})
 REACH = 3
 """Terminals either side of a fact where a peak or average word still qualifies it."""
-_UNITS = {
+UNITS = {
     "requests_per_day": "requests/day",
     "output_tokens_per_day": "output tokens/day",
     "concurrency": "concurrent",
 }
+"""How each volume the reader keeps is said back."""
 
 
 _SHARE_OF_PEAK = re.compile(
@@ -138,7 +139,7 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
     peak, peak_said = sides["peak"][-1]
     means = sides.get("average") or sides.get("stated")
     average = means[-1] if means else None
-    unit = _UNITS[name]
+    unit = UNITS[name]
     twice = f"two values for {name}"  # a peak and an average are not two readings
     reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
     ratio = reading.values.get("peak_to_average")

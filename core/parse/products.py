@@ -22,18 +22,21 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from core.parse.facts import QUANTITIES
 from core.parse.numbers import compact
+from core.parse.timeunits import seconds
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
     from core.parse.tokens import Tok
 
 _DAY = frozenset({"day", "daily", "d", "today", "workday", "business"})
+_DAY_SECONDS = seconds("day")
 _PERIODS = {
     **dict.fromkeys(_DAY, 1.0),
-    **dict.fromkeys(("week", "wk", "weekly"), 7.0),
-    **dict.fromkeys(("month", "mo", "monthly", "mon"), 30.0),
-    **dict.fromkeys(("year", "yr", "yearly", "annually"), 365.0),
+    **dict.fromkeys(("week", "wk", "weekly"), seconds("week") / _DAY_SECONDS),
+    **dict.fromkeys(("month", "mo", "monthly", "mon"), seconds("month") / _DAY_SECONDS),
+    **dict.fromkeys(("year", "yr", "yearly", "annually"), seconds("year") / _DAY_SECONDS),
 }
 """Time words a count is said over, in days (a traffic month is 30 days, a year 365)."""
 _DAU = re.compile(
@@ -48,7 +51,6 @@ _DAU_BEFORE = re.compile(
 )
 """Daily active users count per day; monthly ones say no time of their own (how often
 each asks does)."""
-_TALKS = frozenset({"conversations", "convos", "sessions", "chats", "threads", "visits"})
 _SEGMENT = re.compile(r"[^,.;:()\n=×\d!?]*")
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)?|/")
 _NOT_COUNTS = frozenset(
@@ -63,7 +65,6 @@ _PEOPLE = frozenset(
     | {"devs", "developers", "engineers", "analysts", "agents", "reps", "students", "visitors"}
 )
 """Populations that send requests themselves: a count of them alone is asked about."""
-_VOLUMES = ("requests_per_day", "output_tokens_per_day", "concurrency")
 _EACH_BEFORE = re.compile(
     r"(?:\beach(?:\s+one)?|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+)\s+"
     r"(?:is|makes|does|fires|triggers|sends|has|needs|takes|averages|=)?\s*"
@@ -95,7 +96,7 @@ class Factor:
 def multiply(reading: Reading, counts: list[Tok]) -> None:
     """Set ``requests_per_day`` from a population and its frequencies, when both are said."""
     text = reading.text
-    lower = text.lower()
+    lower = reading.lower
     daily_users = "dau" in lower or "daily" in lower or "mau" in lower or "monthly" in lower
     chain: list[Factor] = []
     for t in counts:
@@ -126,7 +127,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
         return
     people = chain[0]
     if len(chain) == 1:
-        said_volume = any(k in reading.values for k in _VOLUMES)
+        said_volume = any(k in reading.values for k in QUANTITIES)
         if people.noun in _PEOPLE and not said_volume:
             reading.ambiguous(
                 f"'{people.said}': say how many requests each sends a day, "
@@ -179,8 +180,7 @@ def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
     if len(words) <= at or words[at] != nouns[at] or (at and words[0] in _NOT_COUNTS):
         return None  # "10 s is fine": a time, not a population
     period = next((_PERIODS[w] for w in words[at + 1 : at + 4] if w in _PERIODS), None)
-    end = t.end + len(_SEGMENT.match(text, t.end).group().rstrip())  # type: ignore[union-attr]
-    return Factor(value, words[at], None, period, _said(text, t.start, end))
+    return Factor(value, words[at], None, period, _said(text, t.start, _segment_end(text, t.end)))
 
 
 def _plural_at(nouns: list[str]) -> int | None:
@@ -200,8 +200,8 @@ def _share(text: str, t: Tok) -> Factor | None:
         return None
     words = _words(text, t.end)
     period = next((_PERIODS[w] for w in words if w in _PERIODS), None)
-    end = t.end + len(_SEGMENT.match(text, t.end).group().rstrip())  # type: ignore[union-attr]
-    return Factor(t.value / 100, "share", "each", period, _said(text, t.start, end))
+    said = _said(text, t.start, _segment_end(text, t.end))
+    return Factor(t.value / 100, "share", "each", period, said)
 
 
 def _factor(text: str, t: Tok) -> Factor | None:
@@ -255,6 +255,12 @@ def _words(text: str, at: int) -> list[str]:
     return _WORD.findall(raw)
 
 
+def _segment_end(text: str, at: int) -> int:
+    """Where the words after a number end (its clause, before the next figure)."""
+    segment = _SEGMENT.match(text, at)
+    return at + len(segment.group().rstrip()) if segment else at
+
+
 def _said(text: str, start: int, end: int) -> str:
     return " ".join(text[start:end].split())
 
@@ -262,9 +268,5 @@ def _said(text: str, start: int, end: int) -> str:
 def _replace(reading: Reading, said: str) -> None:
     """Drop a rate the grammar read from one factor ("250k convos/day", "20 requests a day")."""
     source = reading.sources.get("requests_per_day")
-    if source is None or source not in said and said not in source:
-        return
-    reading.values.pop("requests_per_day", None)
-    reading.sources.pop("requests_per_day", None)
-    reading.understood[:] = [u for u in reading.understood if f"← '{source}'" not in u]
-    reading.quantities[:] = [q for q in reading.quantities if q[0] != "requests_per_day"]
+    if source is not None and (source in said or said in source):
+        reading.withdraw("requests_per_day")

@@ -41,7 +41,7 @@ def split_reasoning(reading: Reading) -> None:
     ):
         return
     text = reading.text
-    lower = text.lower()
+    lower = reading.lower
     if not any(w in lower for w in ("reason", "think", "thought", "cot", "chain")):
         return  # no word for reasoning: nothing to split
     found = _SHARE_OF_IT.search(text) if "%" in text else None

@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import compact
+from core.parse.peaks import UNITS
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
@@ -27,11 +28,12 @@ _ADDS_UP = re.compile(
     re.IGNORECASE,
 )
 _SIDES = re.compile(r"\b(?:peaks?|average|avg|mean|busiest|typical|normal)\b", re.IGNORECASE)
-_VOLUMES = {"output_tokens_per_day": "output tokens/day", "requests_per_day": "requests/day"}
+_VOLUMES = ("output_tokens_per_day", "requests_per_day")
 
 
 def add_up(reading: Reading) -> None:
-    for name, unit in _VOLUMES.items():
+    for name in _VOLUMES:
+        unit = UNITS[name]
         twice = f"two values for {name}"
         flagged = [a for a in reading.ambiguities if a.startswith(twice)]
         said = reading.history.get(name, [])

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import amount, compact
+from core.parse.peaks import UNITS
+from core.parse.timeunits import per_day
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
@@ -47,7 +49,6 @@ _STEPS = re.compile(
 )
 MIN_VOLUME = 1000.0
 """A day's (or month's) volume is at least this; smaller series count something else."""
-_DAYS = {"day": 1.0, "week": 7.0, "month": 30.0, "hour": 1 / 24}
 _STEP_MONTHS = {"month": 1.0, "quarter": 3.0, "week": 7 / 30, "year": 12.0}
 _ADVERBS = {"daily": "day", "monthly": "month", "quarterly": "quarter", "weekly": "week"}
 
@@ -76,8 +77,8 @@ def trend(reading: Reading) -> None:
         return
     per = _PER.search(series.context)
     unit = (per["unit"] or _ADVERBS[per["adv"].lower()]) if per else "day"
-    latest = series.values[-1] / _DAYS[unit.lower()]
-    what = "requests/day" if kind == "requests_per_day" else "output tokens/day"
+    latest = per_day(series.values[-1], unit.lower())
+    what = UNITS[kind]
     reading.values[kind] = latest
     reading.understood.append(f"{compact(latest)} {what}: the latest of '{series.said}'")
     steps = _STEPS.search(series.context)

@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import compact
+from core.parse.peaks import UNITS
 from core.parse.plausible import BOUNDS
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def totals(reading: Reading, counts: list[Tok]) -> None:
     """Totals over a window ("60M requests total", "45B output tokens total" with "last
     30 days") and a day's volume said as a day ("Average day is 900k requests")."""
     text = reading.text
-    lower = text.lower()
+    lower = reading.lower
     if len(lower) != len(text):
         lower = text  # a rare letter lower() lengthens: no offsets to share
     window = None
@@ -106,9 +107,7 @@ def totals(reading: Reading, counts: list[Tok]) -> None:
         if total is None and lower.find("day", max(0, t.start - 30), t.start) != -1:
             day = _DAY_BEFORE.search(text, max(0, t.start - 30), t.start)
         if total is not None and window is not None:
-            n = window["n"]
-            count = int(n) if n and n.isdigit() else _SMALL.get((n or "a").lower(), 1)
-            days = count * _DAYS[window["unit"].lower().rstrip("s")]
+            days = _window_days(window)
             per_day, said = t.value / days, " ".join(text[t.start : total.end()].split())
             name = "requests_per_day" if total["requests"] else "output_tokens_per_day"
             _put(reading, name, per_day, said, f"over the {' '.join(window.group().split())}")
@@ -134,11 +133,16 @@ def over_a_window(reading: Reading) -> None:
     window = _WINDOW.search(reading.text)
     if window is None or reading.values.get("output_tokens_per_day") is not None:
         return
-    n = window["n"]
-    count = int(n) if n and n.isdigit() else _SMALL.get((n or "a").lower(), 1)
-    days = count * _DAYS[window["unit"].lower().rstrip("s")]
+    days = _window_days(window)
     _put(reading, "output_tokens_per_day", value / days, said, " ".join(window.group().split()))
     reading.assume(f"'{said}' read as the total over '{' '.join(window.group().split())}'")
+
+
+def _window_days(window: re.Match[str]) -> float:
+    """The days in "last 30 days", "the past two weeks", "over the 90-day pilot"."""
+    n = window["n"]
+    count = int(n) if n and n.isdigit() else _SMALL.get((n or "a").lower(), 1)
+    return count * _DAYS[window["unit"].lower().rstrip("s")]
 
 
 def _put(reading: Reading, name: str, value: float, said: str, over: str) -> None:
@@ -146,11 +150,9 @@ def _put(reading: Reading, name: str, value: float, said: str, over: str) -> Non
         return  # a rate said outright wins
     source = reading.sources.get("output_tokens")
     if name == "output_tokens_per_day" and source is not None and source in said:
-        reading.values.pop("output_tokens", None)  # "45B output tokens" was no request's
-        reading.sources.pop("output_tokens")
-        reading.understood[:] = [u for u in reading.understood if f"← '{source}'" not in u]
+        reading.withdraw("output_tokens")  # "45B output tokens" was no request's
     reading.match = None
-    unit = "requests/day" if name == "requests_per_day" else "output tokens/day"
+    unit = UNITS[name]
     reading.put(name, value, f"{compact(value)} {unit} ({over})", said)
 
 
@@ -167,7 +169,7 @@ def _restate(reading: Reading, name: str, value: float, said: str) -> None:
     """A day's volume said again with no unit: the later figure wins, said as such."""
     old = reading.values[name]
     reading.values[name] = value
-    unit = "requests/day" if name == "requests_per_day" else "output tokens/day"
+    unit = UNITS[name]
     reading.understood.append(f"{compact(value)} {unit} ← '{said}' (in place of {compact(old)})")
     reading.assume(f"'{said}' read as {unit}, like the volume said before it")
 
@@ -227,7 +229,7 @@ def active_hours(reading: Reading) -> None:
         for n in ("requests_per_day", "output_tokens_per_day")
         if reading.values.get(n) is not None and _SUB_DAILY.search(reading.sources.get(n, ""))
     ]
-    lower = reading.text.lower()
+    lower = reading.lower
     if not rates:
         return  # only a rate said per second, minute or hour can run some hours a day
     found = None
@@ -245,7 +247,7 @@ def active_hours(reading: Reading) -> None:
         daily = value * hours / 24
         reading.values[name] = daily
         window = " ".join(found.group().split())
-        unit = "requests/day" if name == "requests_per_day" else "output tokens/day"
+        unit = UNITS[name]
         reading.understood.append(
             f"{compact(daily)} {unit}: '{said}' for {hours} hours a day ('{window}')"
         )
@@ -285,7 +287,7 @@ def part_of_a_total(reading: Reading) -> None:
             continue  # "the reasoning is ~70% of it": a split of a request's tokens
         share = float(found["pct"]) / 100
         reading.values[name] = value * share
-        unit = "requests/day" if name == "requests_per_day" else "output tokens/day"
+        unit = UNITS[name]
         words = " ".join(found.group().split())
         reading.understood.append(
             f"{compact(value * share)} {unit}: {share:.0%} of {compact(value)} ('{words}')"
