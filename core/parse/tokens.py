@@ -151,17 +151,20 @@ def raw_pieces(text: str) -> list[Raw]:
     append = out.append
     for m in pattern.finditer(text):
         kind = m.lastgroup or "sep"
-        piece = m.group()
-        lower = piece.lower()
-        if kind == "kv" and _prose_equals(lower):  # "2 nodes × 4 H100 = 8 GPUs total"
-            out.extend(_shifted(raw_pieces_plain(piece), m.start()))
-            continue
-        key = ""
+        start, end = m.span()
+        piece = text[start:end]
         if kind == "word" or kind == "num":
-            key = lower
+            key = lower = piece.lower()
             if not key.isalnum() and not (kind == "num" and "," not in key):
                 key = _NOT_KEY.sub("", key)
-        append(Raw(kind, piece, m.start(), m.end(), lower, key))
+        elif kind == "kv":
+            lower, key = piece.lower(), ""
+            if _prose_equals(lower):  # "2 nodes × 4 H100 = 8 GPUs total"
+                out.extend(_shifted(raw_pieces_plain(piece), start))
+                continue
+        else:
+            lower, key = piece, ""  # a symbol or separator has no case
+        append(Raw(kind, piece, start, end, lower, key))
     return out
 
 
