@@ -332,7 +332,8 @@ def _typo_table(words: dict[str, tuple[str, str | float | None]]) -> dict[str, s
     """Single deletions of every long keyword -> the keyword (first one wins)."""
     typos: dict[str, str] = {}
     for w, (terminal, _) in words.items():
-        if len(w) < TYPO_MIN_LENGTH or terminal in (FILLER, "TIME", "PER_TIME"):
+        if len(w) < TYPO_MIN_LENGTH or terminal in (FILLER, "TIME", "PER_TIME", "FXWORD"):
+            # a currency is a word of its own: German "Preis" is no misspelt "reais"
             continue
         for d in _deletions(w, keep_self=False):
             if d not in words and not (w.endswith("s") and d == w[:-1]):  # "review": a label

@@ -11,9 +11,11 @@ read, and more rows are said.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.parse.numbers import amount
+from core.units import HOURS_PER_MONTH
 
 _NAME = re.compile(r"[^a-z0-9$#%]+")
 
@@ -21,20 +23,29 @@ _NAME = re.compile(r"[^a-z0-9$#%]+")
 _ASIDE = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _QUALIFIERS = frozenset(
     {"avg", "average", "mean", "typical", "expected", "target", "est", "estimated", "approx"}
-    | {"min", "minimum", "max", "maximum"}
+    | {"min", "minimum", "max", "maximum", "sla", "slo", "budget", "p50", "median"}
 )
 """Words around a column's name that say which figure it is, not which field."""
 
 
-def _key(name: str) -> str:
+def _key(name: str, asides: bool = True) -> str:
     """A column's name as the aliases key it: "Requests/hour (avg)" and "Avg. input"
     are requests/hour and input."""
     lower = name.lower()
-    if "(" in lower or "[" in lower:
+    if asides and ("(" in lower or "[" in lower):
         stripped = _ASIDE.sub(" ", lower)
-        if _NAME.sub("", stripped) in _ALIASES:
+        if _key(stripped, asides=False) in _ALIASES:
             lower = stripped
-    words = [w for w in re.split(r"[\s.]+", lower) if w]
+    key = _stripped(re.split(r"[\s.]+", lower))
+    if key not in _ALIASES and "_" in lower:  # "avg_in", "ttft_sla_s": words joined by "_"
+        split = _stripped(re.split(r"[\s._]+", lower))
+        if split in _ALIASES:
+            return split
+    return key
+
+
+def _stripped(words: list[str]) -> str:
+    words = [w for w in words if w]
     while len(words) > 1 and words[0] in _QUALIFIERS:
         words = words[1:]
     while len(words) > 1 and words[-1] in _QUALIFIERS:
@@ -48,6 +59,7 @@ for _field, _factor, _names in (
     ("gpu", 1.0, "gpu gpu_type accelerator accelerators hardware"),
     ("gpus", 1.0, "gpus #gpus num_gpus gpu_count n_gpus gpucount #gpu count"),
     ("concurrency", 1.0, "concurrency batch bs batch_size concurrent concurrent_users"),
+    ("concurrency", 1.0, "max_num_seqs max_concurrency concurrent_requests max_batch_size c"),
     ("precision", 1.0, "precision dtype quant quantization"),
     (
         "requests_per_day",
@@ -60,6 +72,7 @@ for _field, _factor, _names in (
     ("requests_per_day", 1.0, "req/day req/d requests_a_day"),
     ("output_tokens_per_day", 1.0, "output_tokens_per_day out_tok_per_day tokens_per_day"),
     ("output_tokens_per_day", 1.0, "tokens_out_per_day output_tokens/day"),
+    ("output_tokens_per_day", 1.0, "daily_output_tokens daily_output output_tokens_a_day"),
     ("input_tokens", 1.0, "in input isl in_tok input_tok prompt_tok input_tokens prompt_tokens"),
     ("input_tokens", 1.0, "avg_input tokens_in input_len input_length prompt_len"),
     ("output_tokens", 1.0, "out output osl out_tok output_tok completion_tok output_tokens"),
@@ -74,6 +87,8 @@ for _field, _factor, _names in (
     ("min_per_user_tokens_per_s", 1.0, "tok/s/user per_user_tps tokens_per_s_per_user"),
     ("min_per_user_tokens_per_s", 1.0, "tok/s_per_user tokens/s_per_user tps_per_user"),
     ("price_per_gpu_hour", 1.0, "$/gpu-hr $/gpu-hour $/gpuh price price_per_gpu_hour usd/gpu-hr"),
+    ("price_per_gpu_hour", 1.0, "price_usd_per_gpu_hour usd_per_gpu_hour lease lease_price"),
+    ("monthly_growth", 1.0, "growth monthly_growth growth_rate mom_growth"),
     ("term_months", 1.0, "term term_months lease_months term_(months)"),
     ("utilization", 1.0, "util utilization utilisation target_utilization"),
     ("price_per_gpu_hour", 1 / 730, "monthly_price_/_gpu monthly_price_per_gpu $/gpu-month"),
@@ -84,7 +99,8 @@ for _field, _factor, _names in (
 _NAMED = {"model", "gpu", "precision"}
 """Fields whose value is a catalog name, not a number."""
 _LABELLED = re.compile(
-    r"^\s*(?P<k>[A-Za-z#$][^:\n]{0,30}?)\s*(?::|\.{2,}|\s\.\s)[\s.]*(?P<v>[^\n]{1,40}?)\s*$", re.M
+    r"^[ \t]*(?P<k>[A-Za-z#$][^:\n]{0,30}?)[ \t]*(?::|\.{2,}|\s\.\s)[ \t.]*(?P<v>[^\n]{1,40}?)\s*$",
+    re.M,
 )
 """A form's line: "GPU count: 16", or with dot leaders "Model ....... GLM-5"."""
 _TOKEN_COUNT = re.compile(r"^\s*([\d.,]+\s*[kK]?)\s*(?:tokens?|toks?)\s*$")
@@ -126,6 +142,9 @@ def _tables(text: str, out: Structured) -> None:
         if sep in "\t|" and len(head) == 2 and _key(head[0]) in _ALIASES:
             _add(out, head[0], head[1], names=False)  # "Requests/sec<TAB>65"
             continue
+        if len(head) in (2, 3) and _key(head[0]) in _NAME_COLUMNS and _key(head[1]) in _VALUES:
+            _vertical(lines[i + 1 :], sep, out)
+            return
         known = sum(_key(h) in _ALIASES for h in head)
         if known < 2:
             continue
@@ -138,11 +157,33 @@ def _tables(text: str, out: Structured) -> None:
         if not rows:
             continue
         totals = [r for r in rows if _key(r[0]) in ("total", "sum", "all")]
-        for name, value in zip(head, (totals or rows)[0], strict=True):
+        parts = [r for r in rows if r not in totals]
+        for c, (name, value) in enumerate(zip(head, (totals or rows)[0], strict=True)):
+            column = {r[c] for r in parts}
+            if totals and not value and len(column) == 1:
+                value = column.pop()  # a total row leaves blank what every row shares
             _add(out, name, value)
-        if len(rows) > 1:
+        if totals:
+            out.notes.append(f"a table of {len(parts)} rows and a total: read the total")
+        elif len(rows) > 1:
             out.notes.append(f"a table of {len(rows)} rows: read the first only")
         return
+
+
+_NAME_COLUMNS = frozenset({"metric", "field", "parameter", "param", "item", "name", "key", "input"})
+_VALUES = frozenset({"value", "values", "amount", "figure", "number"})
+
+
+def _vertical(lines: list[str], sep: str, out: Structured) -> None:
+    """A table of one figure a row, "| metric | value | unit |": each row is a pair, its
+    unit column read as part of its name ("requests | 850,000 | per day")."""
+    for line in lines:
+        if line.count(sep) < 1 or set(line) <= set("|-: \t"):
+            continue
+        cells = _cells(line, sep)
+        if len(cells) >= 2 and cells[1]:
+            name = " ".join(c for c in (cells[0], *cells[2:3]) if c)
+            _add(out, name, cells[1], names=False)
 
 
 def separator(line: str) -> str | None:
@@ -175,17 +216,46 @@ def contract_pair(name: str, value: str) -> tuple[str, str] | None:
     if hit is None or not value:
         return None
     field_name, factor = hit
-    if factor != 1.0:
+    unit = _unit_said(name, field_name) if "(" in name or "[" in name else None
+    if factor != 1.0 or unit is not None:
         number = amount(value)
         if number is None:
             return None
-        value = f"{number * factor:g}"
+        value = f"{unit(number * factor) if unit else number * factor:g}"
     elif field_name not in _NAMED and amount(value) is None:
         counted = _TOKEN_COUNT.match(value) if field_name.endswith("_tokens") else None
         if counted is None:
             return None  # "Term: 36 mo" is the prose's to read
         value = counted.group(1)  # "6,000 tokens"
     return field_name, value
+
+
+_SCALE_WORDS = {"k": 1e3, "thousand": 1e3, "thousands": 1e3, "000s": 1e3, "m": 1e6, "mn": 1e6}
+_SCALE_WORDS |= {"mm": 1e6, "million": 1e6, "millions": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
+_PER_MONTH = re.compile(r"(?:/|\bper\s+|\b)(?:mo|mon|month|mth)\b")
+_PER_YEAR = re.compile(r"(?:/|\bper\s+|\b)(?:yr|year|y|annum|yoy)\b")
+_PER_QUARTER = re.compile(r"(?:/|\bper\s+|\b)(?:q|qtr|quarter|qoq)\b")
+
+
+def _unit_said(name: str, field_name: str) -> Callable[[float], float] | None:
+    """The unit a column's brackets give its figures, as a conversion to the field's own:
+    "Daily output tokens (M)" counts millions, "TTFT (ms)" milliseconds, "Lease
+    ($/GPU/mo)" a month's price, "Growth (%/yr)" a yearly percentage."""
+    for aside in _ASIDE.findall(name.lower()):
+        words = aside.strip("()[] ").replace("tokens", "").replace("tok", "").strip()
+        if words in _SCALE_WORDS:
+            scale = _SCALE_WORDS[words]
+            return lambda x: x * scale
+        if field_name == "max_ttft_s" and words == "ms":
+            return lambda x: x / 1000
+        if field_name == "price_per_gpu_hour" and _PER_MONTH.search(words):
+            return lambda x: x / HOURS_PER_MONTH
+        if field_name == "price_per_gpu_hour" and _PER_YEAR.search(words):
+            return lambda x: x / (12 * HOURS_PER_MONTH)
+        if field_name == "monthly_growth" and "%" in words:
+            months = 12 if _PER_YEAR.search(words) else 3 if _PER_QUARTER.search(words) else 1
+            return lambda x: (1 + x / 100) ** (1 / months) - 1
+    return None
 
 
 _PEAK_NAME = re.compile(r"\b(?:peak|max|busiest|p9\d)\b", re.IGNORECASE)

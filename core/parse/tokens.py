@@ -32,8 +32,9 @@ _PIECES = (
     r"(?P<num>\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|billions?|mil|mio|mrd|bn|tsd|[kmb]"
     r"|dollars?|usd|eur|euros?|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
     r"|seconds?|secondes?|segundos?|sekunden?)\b|\s?[$€%])"
-    r"|(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d{1,3}(?:\.\d{3}){2,}(?![\d,.])"
-    r"|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,.])|\d+)"
+    r"|(?:(?<=[$€£])|(?<=[$€£] ))\d+,\d\d(?![\d,])"  # "$ 5,80", "€3,10": a decimal comma
+    r"|(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)"
+    r"|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,]|\.\d)|\d+)"
     r"(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
     r"|(?P<word>(?<=\d)[xX×](?=[^\W_])|[^\W\d_][^\W_]*(?:\.\d+[^\W_]*)*(?:['’][^\W\d_]+)?)"
     r"|(?P<sym>[$€£¢%/×~<>≤≥+&=:_*-])"
@@ -570,7 +571,9 @@ def _combine(lex: list[Tok]) -> list[Tok]:
                 out.append(_merge("FX", lex[i : i + 2], t.value))
                 i += 2
                 continue
-            if at(i + 1) == "MONEYWORD" and lex[i + 1].text != "$":
+            if at(i + 1) == "MONEYWORD" and (
+                lex[i + 1].text != "$" or at(i + 2) == "PER"
+            ):  # "2,45 USD", "2,10 $/GPU/h"; a lone "$" after a number opens the next price
                 out.append(_merge("MONEY", lex[i : i + 2], t.value))
                 i += 2
                 continue

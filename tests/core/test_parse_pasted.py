@@ -1,0 +1,80 @@
+"""Figures pasted from sheets and written the European way: the unit a column's name gives,
+a table of one figure a row, a total row, and a currency said after its number."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.catalog import Catalog
+from core.parse import parse
+
+
+def fields(catalog: Catalog, text: str) -> dict[str, Any]:
+    return dict(parse(text, catalog).fields)
+
+
+@pytest.mark.parametrize(
+    ("line", "field", "value"),
+    [
+        ("Output tokens per day (M): 40", "output_tokens_per_day", 40e6),
+        ("Daily output tokens (thousands): 900", "output_tokens_per_day", 900e3),
+        ("TTFT target (ms): 700", "max_ttft_s", 0.7),
+        ("TTFT SLO (s): 2", "max_ttft_s", 2.0),
+        ("Lease price ($/GPU/month): 1,460", "price_per_gpu_hour", 2.0),
+        ("Lease ($ per GPU per year): 26,280", "price_per_gpu_hour", 3.0),
+        ("Growth (%/yr): 100", "monthly_growth", 2 ** (1 / 12) - 1),
+        ("Growth (%/quarter): 33.1", "monthly_growth", 0.1),
+    ],
+)
+def test_a_column_name_s_brackets_give_its_unit(
+    catalog: Catalog, line: str, field: str, value: float
+) -> None:
+    form = f"Model: Llama 3.1 70B\nGPU: H200\nRequests per day: 300000\n{line}"
+    assert fields(catalog, form)[field] == pytest.approx(value, rel=1e-3)
+
+
+def test_a_table_of_one_figure_a_row_reads_each_row_with_its_unit(catalog: Catalog) -> None:
+    table = (
+        "| parameter | value | unit |\n|---|---|---|\n| requests | 2,400 | per minute |\n"
+        "| mean prompt | 900 | tokens |\n| mean completion | 150 | tokens |\n"
+        "| model | Qwen3-32B | |"
+    )
+    got = fields(catalog, table)
+    assert (got["requests_per_day"], got["input_tokens"], got["output_tokens"]) == (
+        2400 * 1440,
+        900,
+        150,
+    )
+
+
+def test_a_total_row_is_the_volume_and_blanks_take_what_every_row_shares(
+    catalog: Catalog,
+) -> None:
+    sheet = (
+        "team,rpd,avg_in,avg_out\nsupport,120000,1500,300\nsales,80000,1500,300\n"
+        "total,200000,,\nall on gpt-oss-120b, B200 please"
+    )
+    got = fields(catalog, sheet)
+    assert (got["requests_per_day"], got["input_tokens"], got["output_tokens"]) == (
+        200000,
+        1500,
+        300,
+    )
+
+
+@pytest.mark.parametrize(
+    "price",
+    ["3,15 USD pro GPU-Stunde", "3,15 $/GPU/h", "US$ 3,15 por GPU-hora", "Preis: 3,15 USD/GPU-h"],
+)
+def test_a_dollar_price_said_the_european_way_is_a_dollar_price(
+    catalog: Catalog, price: str
+) -> None:
+    got = fields(catalog, f"8x H100, Llama 3.1 70B, batch 32, {price}.")
+    assert got["price_per_gpu_hour"] == pytest.approx(3.15)
+
+
+def test_a_grouped_number_ending_a_sentence_keeps_its_groups(catalog: Catalog) -> None:
+    got = fields(catalog, "DeepSeek-V3 auf H200, Eingabe 2 500 Tokens, Ausgabe 1 200.")
+    assert (got["input_tokens"], got["output_tokens"]) == (2500, 1200)
