@@ -32,6 +32,8 @@ _UNITS_AFTER = frozenset(
     | {"seconds", "second", "minutes", "minute", "hours", "hour", "days", "day", "page"}
     | {"pages", "months", "month", "years", "year", "weeks", "week", "million", "k"}
 )
+_SCALE_LETTERS = frozenset("kmbt")
+"""After a number these letters are its scale (thousand, million, billion, trillion)."""
 _MAX_PIECES = 12
 _MAX_GROUP = 4
 
@@ -47,7 +49,7 @@ def spoken_name(
     head = raws[i]
     if head.kind != "word" or head.key not in lexicon.name_prefixes:
         return None
-    if len(head.key) <= 2 and not head.text.isupper():
+    if len(head.key) <= 2 and not head.text.isupper() and not _spoken_letter(raws, i):
         return None
     pieces = _pieces(raws, i + 1)
     if not any(p.lower in numbers.NUMBER_WORDS for _, p in pieces[:3]):
@@ -99,6 +101,20 @@ def spoken_name(
     if len(head.key) <= 2 and _unit_follows(raws, end):
         return None
     return terminal, rid, end
+
+
+def _spoken_letter(raws: list[Raw], i: int) -> bool:
+    """A transcript writes "h two hundreds" and "f p eight" in lower case: a lone letter
+    heads a name there too, but never "a" ("a hundred"), and a scale letter after a number
+    only when number words follow it ("sixteen b two hundreds", but "two b tokens")."""
+    head = raws[i]
+    if len(head.key) != 1 or head.key == "a":
+        return False
+    if head.key not in _SCALE_LETTERS or i == 0:
+        return True
+    before, after = raws[i - 1], raws[i + 1] if i + 1 < len(raws) else None
+    counted = before.kind == "num" or before.lower in numbers.NUMBER_WORDS
+    return not counted or (after is not None and after.lower in numbers.NUMBER_WORDS)
 
 
 def _pieces(raws: list[Raw], j: int) -> list[tuple[int, Raw]]:

@@ -305,6 +305,10 @@ def _lexemes(
     return out
 
 
+def _cents(value: object) -> bool:
+    return isinstance(value, float) and value.is_integer() and 0 < value < 100
+
+
 def _break(out: list[Tok], r: Raw) -> None:
     """A break after a break adds nothing (pass 2 collapses runs); skipping it is cheaper."""
     if not out or out[-1].type != BREAK:
@@ -574,6 +578,13 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             if at(i + 1) == "MONEYWORD" and (
                 lex[i + 1].text != "$" or at(i + 2) == "PER"
             ):  # "2,45 USD", "2,10 $/GPU/h"; a lone "$" after a number opens the next price
+                cents = lex[i + 2] if at(i + 2) == "NUM" and t.flag else None
+                if cents is not None and cents.flag and _cents(cents.value):
+                    # "two dollars fifty": said aloud, the cents follow the dollars
+                    assert isinstance(t.value, float) and isinstance(cents.value, float)
+                    out.append(_merge("MONEY", lex[i : i + 3], t.value + cents.value / 100))
+                    i += 3
+                    continue
                 out.append(_merge("MONEY", lex[i : i + 2], t.value))
                 i += 2
                 continue

@@ -798,3 +798,31 @@ def test_a_throughput_said_as_now_is_no_traffic(catalog: Catalog) -> None:
         catalog,
     ).fields
     assert "output_tokens_per_day" not in got and got["requests_per_day"] == 72_000
+
+
+@pytest.mark.parametrize(
+    ("said", "field", "value"),
+    [
+        ("sixteen b two hundreds", "gpu", "b200"),
+        ("four h one hundreds", "gpu", "h100-sxm"),
+        ("two l forty s", "gpu", "l40s"),
+        ("in f p eight", "precision", "fp8"),
+    ],
+)
+def test_a_transcript_s_lower_case_letters_head_a_spoken_name(
+    said: str, field: str, value: str, catalog: Catalog
+) -> None:
+    got = parse(f"so um llama three point one seventy b {said} at a batch of eight", catalog)
+    assert got.fields[field] == value
+
+
+def test_a_lower_case_a_before_number_words_is_still_an_article(catalog: Catalog) -> None:
+    got = parse("so um a hundred requests a second on llama three point one eight b", catalog)
+    assert got.fields["requests_per_day"] == 100 * 86400
+    assert "gpus" not in got.fields
+
+
+def test_dollars_said_aloud_take_the_cents_that_follow(catalog: Catalog) -> None:
+    got = parse("eight h two hundreds llama seventy b batch sixteen three dollars twenty "
+                "an hour per gpu", catalog).fields
+    assert got["price_per_gpu_hour"] == pytest.approx(3.20)
