@@ -73,6 +73,7 @@ _EACH_BEFORE = re.compile(
 )
 """Before a frequency, the member it counts for: "each one is ~20 calls", "the average
 session is 6 turns"."""
+_TIMES_BEFORE = re.compile(r"[×x*]\s*[~≈]?\s*$")
 _REQUEST_WORDS = frozenset({"requests", "reqs", "req"})
 _FILLER = frozenset({"each", "apiece", "about", "around", "roughly", "some", "of", "the"})
 MAX_PER_MEMBER = 1e5
@@ -217,8 +218,13 @@ def _factor(text: str, t: Tok) -> Factor | None:
     per: str | None = "each" if any(w in ("each", "apiece") for w in words) else None
     if per is None and _EACH_BEFORE.search(text, max(0, t.start - 30), t.start):
         per = "each"  # "each one is ~20 LLM calls"
+    if per is None and (
+        t.type == "XNUM" or _TIMES_BEFORE.search(text, max(0, t.start - 4), t.start)
+    ):
+        per = "each"  # "10k teams × 8 seats": a count per member of the one before
     period: float | None = None
     noun = nouns[0]
+    named = False
     for k, w in enumerate(words):
         if w in ("per", "a", "an", "every", "/") and k + 1 < len(words):
             what = words[k + 1]
@@ -226,8 +232,8 @@ def _factor(text: str, t: Tok) -> Factor | None:
                 period = _PERIODS[what]
             elif per is None or per == "each":
                 per = what
-            if k > 0 and words[k - 1] not in _FILLER:
-                noun = words[k - 1]
+            if k > 0 and words[k - 1] not in _FILLER and not named:
+                noun, named = words[k - 1], True  # "sessions per user per day": sessions
         elif w in ("daily", "monthly", "weekly"):
             period = _PERIODS[w]
     if per is None and period is None:
@@ -262,7 +268,11 @@ def _segment_end(text: str, at: int) -> int:
 
 
 def _said(text: str, start: int, end: int) -> str:
-    return " ".join(text[start:end].split())
+    """The factor's words, without the "×" that joins it to its neighbours."""
+    return _JOINING_TIMES.sub("", " ".join(text[start:end].split()))
+
+
+_JOINING_TIMES = re.compile(r"^[×x*]\s+|\s+[×x*]$")
 
 
 def _replace(reading: Reading, said: str) -> None:

@@ -826,3 +826,17 @@ def test_dollars_said_aloud_take_the_cents_that_follow(catalog: Catalog) -> None
     got = parse("eight h two hundreds llama seventy b batch sixteen three dollars twenty "
                 "an hour per gpu", catalog).fields
     assert got["price_per_gpu_hour"] == pytest.approx(3.20)
+
+
+def test_a_frequency_per_member_per_day_counts_its_own_noun(catalog: Catalog) -> None:
+    got = parse("40k students, 2 sessions per student per day, 6 questions per session, "
+                "Qwen3-32B on L40S", catalog).fields
+    assert got["requests_per_day"] == 40_000 * 2 * 6
+
+
+def test_counts_joined_by_times_signs_multiply(catalog: Catalog) -> None:
+    got = parse("3k clinics × 4 doctors × 30 notes per doctor per day, Llama 3.1 70B", catalog)
+    assert got.fields["requests_per_day"] == 3000 * 4 * 30
+    assert "'3k clinics' × '4 doctors' × '30 notes per doctor per day'" in " ".join(
+        got.understood
+    )
