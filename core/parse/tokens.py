@@ -52,6 +52,8 @@ _IBERIAN = re.compile(
     re.IGNORECASE,
 )
 """Words of a Spanish or Portuguese message, where "mil" means a thousand."""
+_THINKING_ABOUT = frozenset({"a", "an", "about", "of", "we", "maybe", "that", "to", "the"})
+"""After these, "thinking" is what the writer does, not the model's reasoning."""
 _LENGTH_NOUNS = frozenset({"completions", "completion"})
 """Counted as requests ("2M completions a day"), but before a bare number, a length."""
 _VOLUME_AFTER = frozenset({"OUT", "OUTS", "IN", "INS", "REASON", "TOKENS", "REQUESTS"})
@@ -545,6 +547,15 @@ def _combine(lex: list[Tok]) -> list[Tok]:
     while i < n:
         t = lex[i]
         kind = t.type
+        if (
+            kind == "REASON"
+            and t.text.lower() == "thinking"
+            and i + 1 < n
+            and lex[i + 1].text.lower() in _THINKING_ABOUT
+        ):  # "thinking an 18-month lease": the verb
+            out.append(Tok(BREAK, t.text, None, t.start, t.end))
+            i += 1
+            continue
         if kind == "NUM":
             joint = lex[i + 1].text if i + 1 < n else ""
             if joint in _PAIR_JOINTS:  # "4:1", "1-2k", "3k/800", "2x8"

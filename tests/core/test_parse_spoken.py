@@ -840,3 +840,13 @@ def test_counts_joined_by_times_signs_multiply(catalog: Catalog) -> None:
     assert "'3k clinics' × '4 doctors' × '30 notes per doctor per day'" in " ".join(
         got.understood
     )
+
+
+def test_thinking_about_a_lease_is_no_reasoning_length(catalog: Catalog) -> None:
+    got = parse("2M requests/day on DeepSeek R1, 800 in / 300 out. Thinking an 18-month "
+                "lease, or thinking about 24", catalog).fields
+    assert "reasoning_tokens" not in got
+
+
+def test_msgs_a_day_are_requests(catalog: Catalog) -> None:
+    assert parse("~40k msgs/day on Llama 3.1 8B", catalog).fields["requests_per_day"] == 40_000
