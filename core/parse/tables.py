@@ -14,7 +14,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.parse.numbers import amount
+from core.parse.numbers import SCALES, amount
+from core.parse.timeunits import months
 from core.units import HOURS_PER_MONTH
 
 _NAME = re.compile(r"[^a-z0-9$#%]+")
@@ -230,11 +231,11 @@ def contract_pair(name: str, value: str) -> tuple[str, str] | None:
     return field_name, value
 
 
-_SCALE_WORDS = {"k": 1e3, "thousand": 1e3, "thousands": 1e3, "000s": 1e3, "m": 1e6, "mn": 1e6}
-_SCALE_WORDS |= {"mm": 1e6, "million": 1e6, "millions": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
-_PER_MONTH = re.compile(r"(?:/|\bper\s+|\b)(?:mo|mon|month|mth)\b")
-_PER_YEAR = re.compile(r"(?:/|\bper\s+|\b)(?:yr|year|y|annum|yoy)\b")
-_PER_QUARTER = re.compile(r"(?:/|\bper\s+|\b)(?:q|qtr|quarter|qoq)\b")
+_PERIOD = re.compile(
+    r"(?:/|\bper\s+|\b)(?:(?P<month>mo|mon|month|mth)|(?P<year>yr|year|y|annum|yoy)"
+    r"|(?P<quarter>q|qtr|quarter|qoq))\b"
+)
+"""The period a bracketed unit is per: "$/GPU/mo", "%/yr", "% per quarter"."""
 
 
 def _unit_said(name: str, field_name: str) -> Callable[[float], float] | None:
@@ -243,18 +244,19 @@ def _unit_said(name: str, field_name: str) -> Callable[[float], float] | None:
     ($/GPU/mo)" a month's price, "Growth (%/yr)" a yearly percentage."""
     for aside in _ASIDE.findall(name.lower()):
         words = aside.strip("()[] ").replace("tokens", "").replace("tok", "").strip()
-        if words in _SCALE_WORDS:
-            scale = _SCALE_WORDS[words]
-            return lambda x: x * scale
         if field_name == "max_ttft_s" and words == "ms":
             return lambda x: x / 1000
-        if field_name == "price_per_gpu_hour" and _PER_MONTH.search(words):
-            return lambda x: x / HOURS_PER_MONTH
-        if field_name == "price_per_gpu_hour" and _PER_YEAR.search(words):
-            return lambda x: x / (12 * HOURS_PER_MONTH)
+        scale = SCALES.get(words) or SCALES.get(words.removesuffix("s"))  # "thousands"
+        if scale is not None:
+            return lambda x: x * scale
+        period = _PERIOD.search(words)
+        unit = period.lastgroup if period else None
+        if field_name == "price_per_gpu_hour" and unit in ("month", "year"):
+            hours = HOURS_PER_MONTH * months(unit)
+            return lambda x: x / hours
         if field_name == "monthly_growth" and "%" in words:
-            months = 12 if _PER_YEAR.search(words) else 3 if _PER_QUARTER.search(words) else 1
-            return lambda x: (1 + x / 100) ** (1 / months) - 1
+            over = months(unit) if unit else 1
+            return lambda x: (1 + x / 100) ** (1 / over) - 1
     return None
 
 
