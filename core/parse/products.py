@@ -58,6 +58,7 @@ _NOT_COUNTS = frozenset(
     | {"cards", "nodes", "servers", "boxes", "racks", "months", "days", "hours", "weeks"}
     | {"years", "minutes", "seconds", "ms", "dollars", "usd", "percent", "k", "m", "b", "bn"}
     | {"million", "billion", "thousand", "in", "out", "input", "output", "concurrent", "x"}
+    | {"hundreds", "thousands", "millions", "billions", "dozens"}
 )
 """Words after a number that make it a length, a rate or hardware, never a population."""
 _PEOPLE = frozenset(
@@ -115,7 +116,8 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
                 chain.append(population)
             continue
         factor = _share(text, t) if len(chain) == 1 else None
-        factor = factor or _factor(text, t)
+        if factor is None and t.type != "PCT":  # a percent is a share or nothing
+            factor = _factor(text, t)
         if factor is None or not _follows(factor, chain[-1]):
             if len(chain) > 1:
                 break
@@ -200,6 +202,8 @@ def _share(text: str, t: Tok) -> Factor | None:
     if t.type != "PCT" or not isinstance(t.value, float) or not 0 < t.value <= 100:
         return None
     words = _words(text, t.end)
+    if words[:1] in (["a"], ["per"], ["every"], ["/"]) and words[1:2] and words[1] in _PERIODS:
+        return None  # "grows ten percent a month": a rate of change, not who asks
     period = next((_PERIODS[w] for w in words if w in _PERIODS), None)
     said = _said(text, t.start, _segment_end(text, t.end))
     return Factor(t.value / 100, "share", "each", period, said)

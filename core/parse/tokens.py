@@ -422,6 +422,14 @@ def _phrase(raws: list[Raw], i: int, lexicon: Lexicon) -> tuple[Tok, int] | None
     if best is None:
         return None
     terminal, end = best
+    last = raws[end - 1].lower
+    if (
+        last in numbers.NUMBER_WORDS
+        and end < len(raws)
+        and raws[end].lower in numbers.NUMBER_WORDS
+        and numbers.extends([last], raws[end].lower)
+    ):
+        return None  # "eight hundred in one fifty out": the number goes on ("one fifty")
     text = " ".join(r.text for r in raws[i:end])
     start, stop = raws[i].start, raws[end - 1].end
     if terminal == "ONE":  # "a single H200"

@@ -850,3 +850,16 @@ def test_thinking_about_a_lease_is_no_reasoning_length(catalog: Catalog) -> None
 
 def test_msgs_a_day_are_requests(catalog: Catalog) -> None:
     assert parse("~40k msgs/day on Llama 3.1 8B", catalog).fields["requests_per_day"] == 40_000
+
+
+def test_a_spoken_hundreds_number_is_not_cut_by_a_phrase(catalog: Catalog) -> None:
+    got = parse("two hundred thousand chats a day on qwen three thirty two b each is about "
+                "nine hundred in one twenty out", catalog).fields
+    assert (got["input_tokens"], got["output_tokens"]) == (900, 120)
+
+
+def test_a_percent_a_month_is_growth_never_a_frequency(catalog: Catalog) -> None:
+    got = parse("fifty thousand tickets a day on llama three point one eight b and volume "
+                "grows five percent a month", catalog).fields
+    assert got["requests_per_day"] == 50_000
+    assert got["monthly_growth"] == pytest.approx(0.05)
