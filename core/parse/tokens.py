@@ -663,6 +663,15 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             out.append(_merge("XNUM", lex[i : i + 2], lex[i + 1].value))
             i += 2
             continue
+        if kind == "PER" and at(i + 1) == "TIME" and _waiting(out, t):
+            toks, i = _one_unit(lex, i)  # "first token in under a second and a half"
+            out.extend(toks)
+            continue
+        if kind == "PER" and at(i + 1) == "TIME" and _fraction_of(out, t):
+            time = lex[i + 1]  # "TTFT under half a second": the fraction's unit
+            out.append(Tok("TIME", f"{t.text} {time.text}", time.value, t.start, time.end))
+            i += 2
+            continue
         if kind == "PER":
             hit = _per(lex, i, out)
             if hit is not None:
@@ -692,6 +701,42 @@ def _combine(lex: list[Tok]) -> list[Tok]:
         out.append(t)
         i += 1
     return out
+
+
+def _waiting(out: list[Tok], t: Tok) -> bool:
+    """Whether "a" before a time is a wait ("TTFT within a second"), not a rate's "a day"."""
+    if t.text.lower() not in ("a", "an") or not out:
+        return False
+    last = out[-1].type if out[-1].type != "INS" or len(out) < 2 else out[-2].type
+    return last == "TTFT"
+
+
+def _fraction_of(out: list[Tok], t: Tok) -> bool:
+    """Whether "a" before a time follows a fraction of a wait ("TTFT under half a second")."""
+    return (
+        t.text.lower() in ("a", "an")
+        and len(out) > 1
+        and out[-1].type == "NUM"
+        and out[-1].text.lower() in numbers.FRACTIONS
+        and out[-2].type in ("TTFT", "INS")
+    )
+
+
+def _one_unit(lex: list[Tok], i: int) -> tuple[list[Tok], int]:
+    """One unit of time, or one and a half ("a second and a half"): a number and its time."""
+    end, value = i + 2, 1.0
+    half = lex[i + 2 : i + 5]
+    if (
+        len(half) == 3
+        and half[0].text.lower() == "and"
+        and half[1].text.lower() in ("a", "an")
+        and half[2].type == "FACTOR"
+        and half[2].value == 0.5
+    ):
+        end, value = i + 5, 1.5
+    number = _merge("NUM", lex[i:end], value)
+    time = lex[i + 1]
+    return [number, Tok("TIME", time.text, time.value, number.end, number.end)], end
 
 
 def _product(lex: list[Tok], i: int) -> Tok | None:

@@ -863,3 +863,10 @@ def test_a_percent_a_month_is_growth_never_a_frequency(catalog: Catalog) -> None
                 "grows five percent a month", catalog).fields
     assert got["requests_per_day"] == 50_000
     assert got["monthly_growth"] == pytest.approx(0.05)
+
+
+def test_a_wait_said_in_words_is_a_time_to_first_token(catalog: Catalog) -> None:
+    for said, seconds in (("within a second", 1.0), ("in under a second and a half", 1.5),
+                          ("under half a second", 0.5)):
+        got = parse(f"first token {said}, 5M requests a day on Llama 3.1 8B", catalog).fields
+        assert got["max_ttft_s"] == pytest.approx(seconds), said
