@@ -35,7 +35,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "OUTS": ("", "out back"),
     "IN": ("", "input inputs prompt prompts prefill isl question questions"),
     "INS": ("", "in"),
-    "REASON": ("", "reasoning thinking thought"),
+    "REASON": ("", "reasoning thinking thought thinks"),
     "CONTEXT": ("", "context ctx"),
     "PEAK": ("", "peak peaks peaky peaking peaked burst bursts spikes spike busiest"),
     "NODES": ("", "node nodes server servers box boxes host hosts machine machines rack racks"),
@@ -328,11 +328,19 @@ def _word_table() -> dict[str, tuple[str, str | float | None]]:
     return table
 
 
+_EXACT_ONLY = frozenset({"thinks"})
+"""Keywords one letter away from everyday words ("things"): read only as spelled."""
+
+
 def _typo_table(words: dict[str, tuple[str, str | float | None]]) -> dict[str, str]:
     """Single deletions of every long keyword -> the keyword (first one wins)."""
     typos: dict[str, str] = {}
     for w, (terminal, _) in words.items():
-        if len(w) < TYPO_MIN_LENGTH or terminal in (FILLER, "TIME", "PER_TIME", "FXWORD"):
+        if (
+            len(w) < TYPO_MIN_LENGTH
+            or terminal in (FILLER, "TIME", "PER_TIME", "FXWORD")
+            or w in _EXACT_ONLY
+        ):
             # a currency is a word of its own: German "Preis" is no misspelt "reais"
             continue
         for d in _deletions(w, keep_self=False):

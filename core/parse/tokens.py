@@ -54,6 +54,8 @@ _IBERIAN = re.compile(
 """Words of a Spanish or Portuguese message, where "mil" means a thousand."""
 _THINKING_ABOUT = frozenset({"a", "an", "about", "of", "we", "maybe", "that", "to", "the"})
 """After these, "thinking" is what the writer does, not the model's reasoning."""
+_ASKED = frozenset({"questions", "prompts"})
+"""Lengths before a number ("prompts 300"), but counted by the time ("4k questions a day")."""
 _LENGTH_NOUNS = frozenset({"completions", "completion"})
 """Counted as requests ("2M completions a day"), but before a bare number, a length."""
 _VOLUME_AFTER = frozenset({"OUT", "OUTS", "IN", "INS", "REASON", "TOKENS", "REQUESTS"})
@@ -630,6 +632,15 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             out.append(lex[i + 3])
             i += 4
             continue
+        if (
+            kind == "IN"
+            and (at(i + 1) == "PER_TIME" or (at(i + 1) == "PER" and at(i + 2) == "TIME"))
+            and out
+            and out[-1].type == "NUM"
+            and t.text.lower() in _ASKED
+        ):
+            t = Tok("REQUESTS", t.text, None, t.start, t.end)  # "4k questions a day"
+            kind = "REQUESTS"
         if kind == "REQUESTS" and t.text.lower() in _LENGTH_NOUNS:
             k = i + 1
             while k < n and lex[k].type == FILLER:

@@ -870,3 +870,15 @@ def test_a_wait_said_in_words_is_a_time_to_first_token(catalog: Catalog) -> None
                           ("under half a second", 0.5)):
         got = parse(f"first token {said}, 5M requests a day on Llama 3.1 8B", catalog).fields
         assert got["max_ttft_s"] == pytest.approx(seconds), said
+
+
+def test_questions_a_day_are_requests_and_a_model_that_thinks_reasons(catalog: Catalog) -> None:
+    got = parse("about nine thousand questions a day on deepseek r one, it thinks for two "
+                "thousand tokens, the answer is four hundred", catalog).fields
+    assert got["requests_per_day"] == 9000
+    assert (got["reasoning_tokens"], got["output_tokens"]) == (2000, 400)
+
+
+def test_things_are_no_misspelt_thinking(catalog: Catalog) -> None:
+    got = parse("Three things: 2M requests/day on Llama 3.1 8B, 500 in / 100 out", catalog)
+    assert "reasoning_tokens" not in got.fields
