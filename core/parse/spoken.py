@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from core.parse.tokens import Raw
 
 _POINT = frozenset({"point", "dot"})
+_ZERO = frozenset({"oh", "o"})
+"""A zero said as a letter inside a number ("four oh five B"), after another digit."""
 _PLURAL_SCALES = {"hundreds": "hundred", "thousands": "thousand"}
 _NOT_LEADING = frozenset({"hundred", "thousand", "million", "billion", "trillion", "dozen"})
 """A group never starts with a scale word: "A hundred requests" is no A100."""
@@ -72,6 +74,10 @@ def spoken_name(
         if lower in _POINT:
             if key + "." in lexicon.name_prefixes:
                 walk(k + 1, key + ".", spoke)
+            return
+        if lower in _ZERO and spoke:
+            if key + "0" in lexicon.name_prefixes:
+                walk(k + 1, key + "0", True)
             return
         if lower not in numbers.NUMBER_WORDS:
             grown = key + piece.key

@@ -882,3 +882,10 @@ def test_questions_a_day_are_requests_and_a_model_that_thinks_reasons(catalog: C
 def test_things_are_no_misspelt_thinking(catalog: Catalog) -> None:
     got = parse("Three things: 2M requests/day on Llama 3.1 8B, 500 in / 100 out", catalog)
     assert "reasoning_tokens" not in got.fields
+
+
+def test_a_zero_said_as_oh_is_a_digit_of_a_spoken_name(catalog: Catalog) -> None:
+    got = parse("llama three point one four oh five b on h two hundreds, twelve thousand "
+                "tokens going in and three hundred out, a million requests a day", catalog)
+    assert got.fields["model"] == "llama-3.1-405b"
+    assert (got.fields["input_tokens"], got.fields["output_tokens"]) == (12_000, 300)
