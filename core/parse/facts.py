@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.parse import context, peaks, timeunits, volumes
 from core.parse.grammar import Match
+from core.parse.lexicon import BREAK
 from core.parse.numbers import compact
 from core.parse.plausible import BOUNDS
 from core.parse.tokens import Tok
@@ -58,6 +59,7 @@ class Reading:
     gpu_count: int | None = None
     gpu_prices: dict[str, float] = field(default_factory=dict)  # "B300 at $5, H200 at $3"
     gpu_nodes: tuple[int, str, str] | None = None  # "2 GB300 racks": nodes, words, GPU
+    node_gpus: int | None = None  # "an 8-GPU B300 node": the GPUs of the node said
     model_short: bool = False  # the model came from a short alias ("v3", "r1")
     quoted_utilization: bool = False  # "$/M at 40% utilization": the share it is quoted at
     price_per_node: float | None = None  # "$19.60 per node-hour": a node's price
@@ -352,7 +354,8 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
     numbers = [float(t.value or 0) for t in m.toks if t.type in ("NUM", "MULT", "XNUM")]
     gpu = next((str(t.value) for t in m.toks if t.type == "GPU"), None)
     nodes = _has(m.toks, "NODES")
-    boxed = nodes and len(numbers) == 1 and _has(m.toks, "MULT")  # "an 8x H100 box"
+    boxed = nodes and len(numbers) == 1 and (_has(m.toks, "MULT") or _hyphened(r.text, m.toks))
+    # "an 8x H100 box", "an 8-GPU B300 box": the GPUs of one node
     if nodes and len(numbers) == 1 and not boxed:  # "2 GB300 racks": nodes of the domain
         if gpu is not None and numbers[0] == int(numbers[0]):
             r.gpu_ids.append(gpu)
@@ -369,6 +372,8 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
             r.ambiguous(f"'{r.said(m)}': a GPU count is a whole number")
             return
         count = int(value)
+        if boxed:
+            r.node_gpus = count
     if gpu is not None:
         r.gpu_ids.append(gpu)
         r.gpu_at.setdefault(gpu, m.toks[0].start)
@@ -534,7 +539,18 @@ def _fx(r: Reading, m: Match, toks: list[Tok]) -> None:
 def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, unit = _num(m.toks, "MONEY"), _unit(m.toks)
     per_gpu = any(t.flag for t in m.toks if t.type == "PER_TIME")
-    if _PER_NODE.match(r.text, m.toks[-1].end):  # "$19.60 per node-hour for an 8x H100 box"
+    node = _PER_NODE.match(r.text, m.toks[-1].end)  # "$19.60 per node-hour for an 8x H100 box"
+    if node is not None and unit is None:
+        period = _NODE_PERIOD.match(r.text, node.end())  # "$41,600/node/month"
+        unit = _NODE_PERIODS.get(p := period["period"].lower(), p) if period else None
+    if node or (unit in _GPU_PERIOD_HOURS and not per_gpu and _node_before(toks, m.first)):
+        if unit in _GPU_PERIOD_HOURS:  # "one 8x H200 node at $21,900/month"
+            hours = _GPU_PERIOD_HOURS[unit]
+            r.assume(f"${value:,.2f} a {unit} for a node read at {hours:g} hours a {unit}")
+            value /= hours
+        elif unit not in (None, "hour"):
+            r.ambiguous(f"'{r.said(m)}': not read; say the lease price as '$5/GPU-hour'")
+            return
         r.price_per_node = value
         r.price_said = r.said(m)
         return
@@ -573,6 +589,8 @@ _PER_NODE = re.compile(
     re.IGNORECASE,
 )
 """A price said for a whole node: divided by its GPUs once the message names them."""
+_NODE_PERIOD = re.compile(r"\s*(?:/|per|a|an)\s*(?P<period>month|mo|year|yr|week|day)\b", re.I)
+_NODE_PERIODS = {"mo": "month", "yr": "year"}
 _HOURLY_MAX = 100.0
 """No GPU-hour costs more: a larger price said with a period before it is per that period."""
 _PERIOD_BEFORE = re.compile(
@@ -587,6 +605,24 @@ _PERIOD_WORDS = {
     "monthly": "month",
     "weekly": "week",
 }
+
+
+def _hyphened(text: str, toks: Sequence[Tok]) -> bool:
+    """Whether a count is joined to "GPU" by a hyphen ("8-GPU"): a node's own GPUs."""
+    return any(
+        a.type == "NUM" and b.type == "GPUWORD" and text[a.end : b.start] == "-"
+        for a, b in zip(toks, toks[1:], strict=False)
+    )
+
+
+def _node_before(toks: list[Tok], first: int) -> bool:
+    """Whether a node is named before a price in its stretch ("an 8x H200 node at $X")."""
+    for k in range(first - 1, max(-1, first - 6), -1):
+        if toks[k].type == BREAK:
+            return False
+        if toks[k].type == "NODES":
+            return True
+    return False
 
 
 def _gpu_beside(toks: list[Tok], first: int, last: int) -> str | None:

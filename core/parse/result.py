@@ -27,6 +27,7 @@ from core.parse.keyvalue import Pairs, read_pairs
 from core.parse.later import later
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
+from core.parse.numbers import digits, words
 from core.parse.plausible import implausible
 from core.parse.products import multiply
 from core.parse.reasoning import split_reasoning
@@ -119,7 +120,22 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
 
 
 def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
-    """ "2 GB300 racks", "3 B200 nodes": nodes of the GPU's NVLink domain, said."""
+    """ "2 GB300 racks", "3 B200 nodes": nodes of the GPU's NVLink domain, said; "two such
+    nodes" after "an 8-GPU B300 node": that many of the node said."""
+    such = _SUCH_NODES.search(reading.text) if reading.node_gpus else None
+    nodes = None if such is None else (digits(such["n"]) or words([such["n"].lower()]))
+    if such is not None and nodes and nodes == int(nodes) and reading.node_gpus:
+        count = int(nodes) * reading.node_gpus
+        reading.gpu_count = count
+        one_node = f"GPU {reading.node_gpus}x "
+        reading.gpu_said[:] = [
+            f"GPU {count}x {g[len(one_node) :].split(' ← ')[0]} ← '{such.group()}'"
+            if g.startswith(one_node)
+            else g
+            for g in reading.gpu_said
+        ]
+        reading.assume(f"'{such.group()}' read as {count} GPUs ({reading.node_gpus} a node)")
+        return
     if reading.gpu_nodes is None or not reading.gpu_ids:
         return
     nodes, said, named = reading.gpu_nodes
@@ -128,6 +144,13 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     reading.gpu_count = count
     reading.gpu_said.append(f"GPU {count}x {gpu.id}")
     reading.assume(f"'{said}' read as {count} GPUs ({gpu.scale_up_domain_gpus} a node)")
+
+
+_SUCH_NODES = re.compile(
+    r"\b(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
+    r"(?:such|of\s+(?:those|these|them))\s+(?:nodes|boxes|servers|machines)\b",
+    re.IGNORECASE,
+)
 
 
 DEMAND = (
@@ -247,7 +270,9 @@ def node_price(fields: dict[str, Any], reading: Reading, catalog: Catalog) -> li
     ids = reading.gpu_ids
     if not ids:
         return [f"'{reading.price_said}' is a node's price: say the GPU to read it per GPU"]
-    per_node = reading.gpu_count or catalog.gpus.get(ids[0]).scale_up_domain_gpus
+    per_node = (
+        reading.node_gpus or reading.gpu_count or catalog.gpus.get(ids[0]).scale_up_domain_gpus
+    )
     fields["price_per_gpu_hour"] = value / per_node
     return [f"'{reading.price_said}' read per node of {per_node}: ${value / per_node:.2f}/GPU-hour"]
 

@@ -683,6 +683,13 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             out.append(Tok("TIME", f"{t.text} {time.text}", time.value, t.start, time.end))
             i += 2
             continue
+        if kind == "PER" and at(i + 1) == "GPU" and at(i + 2) == "PER" and at(i + 3) == "TIME":
+            gpu, time = lex[i + 1], lex[i + 3]  # "$28,032 per B200 per year"
+            text = " ".join(p.text for p in lex[i : i + 4])
+            out.append(Tok("PER_TIME", text, time.value, t.start, time.end, True))
+            out.append(gpu)
+            i += 4
+            continue
         if kind == "PER":
             hit = _per(lex, i, out)
             if hit is not None:

@@ -78,3 +78,28 @@ def test_a_dollar_price_said_the_european_way_is_a_dollar_price(
 def test_a_grouped_number_ending_a_sentence_keeps_its_groups(catalog: Catalog) -> None:
     got = fields(catalog, "DeepSeek-V3 auf H200, Eingabe 2 500 Tokens, Ausgabe 1 200.")
     assert (got["input_tokens"], got["output_tokens"]) == (2500, 1200)
+
+
+def test_a_node_priced_by_the_month_is_read_per_gpu_hour(catalog: Catalog) -> None:
+    for said in ("a 4x H100 box at $10,950/month", "$10,950 per node per month, 4x H100 nodes",
+                 "a 4-GPU H100 box for $10,950/mo"):
+        got = parse(f"{said}, Llama 3.1 70B at batch 32", catalog).fields
+        assert got["price_per_gpu_hour"] == pytest.approx(10_950 / 4 / 730), said
+
+
+def test_a_price_per_gpu_per_year_is_read_per_gpu_hour(catalog: Catalog) -> None:
+    got = parse("$35,040 per H200 per year, 8x H200, Qwen3-32B at batch 64", catalog).fields
+    assert got["price_per_gpu_hour"] == pytest.approx(4.0)
+    assert got["gpu"] == "h200"
+
+
+def test_a_hyphened_gpu_count_is_one_node_not_several(catalog: Catalog) -> None:
+    got = parse("one 8-GPU B200 box, Llama 3.1 70B, batch 128", catalog).fields
+    assert (got["gpu"], got["gpus"]) == ("b200", 8)
+
+
+def test_such_nodes_count_the_node_said_before(catalog: Catalog) -> None:
+    got = parse("an 8-GPU H200 node lists at $25,550/node/month; Llama 3.1 405B at batch 32 "
+                "on three such nodes", catalog).fields
+    assert got["gpus"] == 24
+    assert got["price_per_gpu_hour"] == pytest.approx(25_550 / 8 / 730)
