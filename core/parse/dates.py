@@ -17,11 +17,15 @@ _MONTHS = (
 _DATE = re.compile(
     r"(?P<iso>\b(?P<y>20\d\d)[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})\b)"
     rf"|(?P<mdy>\b(?P<mon>{_MONTHS})\.?\s+(?P<md>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<my>20\d\d)\b)"
-    rf"|(?P<dmy>\b(?P<dd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<dmon>{_MONTHS})\.?,?\s+(?P<dy>20\d\d)\b)",
+    rf"|(?P<dmy>\b(?P<dd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<dmon>{_MONTHS})\.?,?\s+(?P<dy>20\d\d)\b)"
+    r"|(?P<dotted>\b(?P<td>\d{1,2})\.(?P<tm>\d{1,2})\.(?P<ty>20\d\d)\b)",
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"20\d\d")
-_AS_OF = re.compile(r"\b(?:as[\s-]+of|effective|dated|valid\s+from)\s*:?\s*$", re.IGNORECASE)
+_AS_OF = re.compile(
+    r"\b(?:as[\s-]+of|effective|dated|valid\s+from|au|stand|zum)\s*:?\s*$", re.IGNORECASE
+)
+"""Before an "as of" date, in English, French ("prix au") and German ("Stand", "zum")."""
 _AS_OF_THEN = re.compile(
     r"^[^.;!?\n]*\b(?:(?:prices?|pricing|rates?)\s+(?:as\s+of|from|at)\s+(?:then|that\s+date)"
     r"|as\s+of\s+(?:then|that\s+date))\b",
@@ -60,6 +64,8 @@ def _date(m: re.Match[str]) -> dt.date | None:
     try:
         if m.group("iso"):
             return dt.date(int(m["y"]), int(m["m"]), int(m["d"]))
+        if m.group("dotted"):  # "30.09.2026": day first, as every dotted date is written
+            return dt.date(int(m["ty"]), int(m["tm"]), int(m["td"]))
         if m.group("mdy"):
             return dt.date(int(m["my"]), _MONTH_NUMBER[m["mon"][:3].lower()], int(m["md"]))
         return dt.date(int(m["dy"]), _MONTH_NUMBER[m["dmon"][:3].lower()], int(m["dd"]))

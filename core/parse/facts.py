@@ -662,12 +662,20 @@ def _budget(r: Reading, m: Match, toks: list[Tok]) -> None:
     )
 
 
+_MULTIPLE_PERIODS = frozenset({"quarter", "year"})
+"""Periods a multiple is growth over without a growth word: "4x YoY", "3x a quarter"."""
+
+
 def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
     factor = next((t.value for t in m.toks if t.type == "FACTOR"), None)  # "doubles every year"
+    unit = _unit(m.toks)
+    if _has(m.toks, "MULT"):  # "4x YoY", "3x-ing every quarter"; "3x a day" is how often
+        if unit not in _MULTIPLE_PERIODS and not _has(m.toks, "GROWTH"):
+            return
+        factor = _num(m.toks, "MULT")
     rate = float(factor) - 1 if factor is not None else _num(m.toks, "PCT") / 100
     if rate <= 0:
         return
-    unit = _unit(m.toks)
     if unit is None:
         r.assume(f"growth {rate:.0%} read as per month")
         unit = "month"
@@ -682,7 +690,8 @@ def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
         except OverflowError:
             r.ambiguous(f"'{r.said(m)}' is not plausible as a monthly growth: not used")
             return
-        r.assume(f"{rate:.0%} a {unit} read as {monthly:.2%} a month, compounded")
+        said = f"{rate + 1:g}x" if _has(m.toks, "MULT") else f"{rate:.0%}"
+        r.assume(f"{said} a {unit} read as {monthly:.2%} a month, compounded")
         rate = monthly
     r.put("monthly_growth", rate, f"growth {rate:.3g}/month ({rate:.1%})")
 

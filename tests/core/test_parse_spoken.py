@@ -889,3 +889,17 @@ def test_a_zero_said_as_oh_is_a_digit_of_a_spoken_name(catalog: Catalog) -> None
                 "tokens going in and three hundred out, a million requests a day", catalog)
     assert got.fields["model"] == "llama-3.1-405b"
     assert (got.fields["input_tokens"], got.fields["output_tokens"]) == (12_000, 300)
+
+
+def test_a_multiple_a_quarter_or_a_year_is_growth_compounded_monthly(catalog: Catalog) -> None:
+    got = parse("we're 2x-ing every quarter, 1M requests/day on Qwen3-32B", catalog)
+    assert got.fields["monthly_growth"] == pytest.approx(2 ** (1 / 3) - 1)
+    assert parse("5x YoY, 1M requests/day on Qwen3-32B", catalog).fields[
+        "monthly_growth"
+    ] == pytest.approx(5 ** (1 / 12) - 1)
+    assert "monthly_growth" not in parse("users ask 3x a day, 20k users", catalog).fields
+
+
+def test_a_dotted_date_is_day_first_and_as_of_after_au(catalog: Catalog) -> None:
+    got = parse("8x H200, Llama 3.1 70B, batch 32, prix au 15.10.2026", catalog).fields
+    assert got["as_of"].isoformat() == "2026-10-15"
