@@ -12,8 +12,8 @@ import re
 from typing import Any
 
 _BOTH = re.compile(
-    r"\b(?:in\s+and\s+out|input\s+and\s+output|both\s+ways|either\s+way|same\s+price\s+both"
-    r"|blended)\b",
+    r"\b(?:in\s+(?:and|&)\s+out|input\s+(?:and|&)\s+output|both\s+ways|either\s+way"
+    r"|same\s+price\s+(?:both|for\s+both|in\b)|blended)\b",
     re.IGNORECASE,
 )
 _FREE_INPUT = re.compile(

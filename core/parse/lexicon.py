@@ -89,17 +89,17 @@ _GROUPS: dict[str, tuple[str, str]] = {
 }
 
 _FOREIGN: dict[str, str] = {
-    "REQUESTS": "anfragen anfrage aufrufe requêtes requête requetes peticiones petición "
+    "REQUESTS": "anfragen anfrage aufrufe requêtes requête requetes peticiones petición sessões "
     "solicitudes consultas llamadas requisições requisicoes chamadas",
     "OUT": "ausgabe antwort antworten sortie réponse réponses salida respuesta respuestas "
-    "saída saida resposta respostas",
+    "saída saida resposta respostas ut",
     "IN": "eingabe entrée entrées entrada entradas",
     "TOKENS": "jetons",
     "CONTEXT": "kontext contexte contexto",
     "PEAK": "spitzenlast lastspitze spitze pic pico picos",
     "AVG": "durchschnitt durchschnittlich moyenne promedio",
     "CONCURRENT": "gleichzeitig gleichzeitige gleichzeitigen simultanés simultanées "
-    "simultáneos concurrentes",
+    "simultáneos simultáneas simultâneos simultâneas concurrentes samtidiga",
     "USER": "nutzer benutzer utilisateurs usuarios usuários",
     "TERM": "laufzeit vertragslaufzeit durée plazo",
     "GROWTH": "wachstum croissance crecimiento",
@@ -112,9 +112,9 @@ _FOREIGN: dict[str, str] = {
 write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""
 _FOREIGN_TIME: dict[str, str] = {
     "day": "tag tage jour jours día dia días dias",
-    "month": "monat monate mois meses",
+    "month": "monat monate mois meses månad månader",
     "year": "jahr jahre ans año años",
-    "hour": "stunde stunden heure heures hora horas",
+    "hour": "stunde stunden heure heures hora horas timme timmar",
     "week": "woche wochen semaine semaines semana semanas",
     "second": "sekunde sekunden seconde secondes segundo segundos",
 }
@@ -232,6 +232,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("a", "single"): "ONE",
     ("single",): "ONE",
     ("peak", "to", "average"): "P2A",
+    ("spitze", "zu", "durchschnitt"): "P2A",
+    ("pico", "a", "promedio"): "P2A",
     ("peak", "to", "avg"): "P2A",
     ("peak", "to", "mean"): "P2A",
     ("peak", "/", "average"): "P2A",

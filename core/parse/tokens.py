@@ -33,6 +33,7 @@ _PIECES = (
     r"|dollars?|usd|eur|euros?|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
     r"|seconds?|secondes?|segundos?|sekunden?)\b|\s?[$€%])"
     r"|(?:(?<=[$€£])|(?<=[$€£] ))\d+,\d\d(?![\d,])"  # "$ 5,80", "€3,10": a decimal comma
+    r"|\b\d,\d(?![\d,])"  # "1,8": one digit after a comma is never a thousands group
     r"|(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)"
     r"|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,]|\.\d)|\d+)"
     r"(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
@@ -698,6 +699,17 @@ def _combine(lex: list[Tok]) -> list[Tok]:
                 continue
             if t.text.lower().startswith("in "):  # "12k tokens in each," is input after all
                 out.append(Tok("INS", t.text, None, t.start, t.end))
+            i += 1
+            continue
+        if (
+            kind == FILLER
+            and t.text.lower() == "window"
+            and out
+            and out[-1].type == "NUM"
+            and isinstance(out[-1].value, float)
+            and out[-1].value >= 1024
+        ):  # "a 64k window": a context window; "a 2-hour window" is no fact
+            out.append(Tok("CONTEXT", t.text, None, t.start, t.end))
             i += 1
             continue
         if kind == FILLER and t.text.lower() == "and" and at(i + 1) in _DIRECTION_WORDS:

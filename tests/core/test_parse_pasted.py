@@ -103,3 +103,28 @@ def test_such_nodes_count_the_node_said_before(catalog: Catalog) -> None:
                 "on three such nodes", catalog).fields
     assert got["gpus"] == 24
     assert got["price_per_gpu_hour"] == pytest.approx(25_550 / 8 / 730)
+
+
+def test_a_context_window_is_a_context_length(catalog: Catalog) -> None:
+    got = parse("Llama 3.1 70B with a 32k window, prompts 2k, 300 out, 1M req/day", catalog)
+    assert got.fields["context_tokens"] == 32_000
+    assert "context_tokens" not in parse("a 2 hour window, 1M req/day on Llama 3.1 8B",
+                                         catalog).fields
+
+
+def test_an_input_price_in_brackets_and_one_price_both_ways(catalog: Catalog) -> None:
+    got = parse("they pay $0.60/M out (in is $0.15/M) for Llama 3.1 70B", catalog).fields
+    assert (got["api_price_per_million_output"], got["api_price_per_million_input"]) == (
+        0.60, 0.15)
+    both = parse("Qwen3-32B at $0.40 per 1M tokens, same price in & out", catalog).fields
+    assert both["api_price_per_million_input"] == both["api_price_per_million_output"] == 0.40
+
+
+def test_european_words_for_concurrency_peaks_and_months(catalog: Catalog) -> None:
+    got = parse("64 sessões simultâneas, Llama 3.1 70B em FP8, 8x H200", catalog).fields
+    assert got["concurrency"] == 64
+    german = parse("Im Schnitt 2 Mio. Output-Tokens pro Stunde, Spitze zu Durchschnitt 2,5. "
+                   "Modell Qwen3-32B", catalog).fields
+    assert german["peak_to_average"] == pytest.approx(2.5)
+    swedish = parse("Llama 3.1 8B, 900 tokens in, 200 ut, 24 månader, 3M req/dag", catalog).fields
+    assert (swedish["output_tokens"], swedish["term_months"]) == (200, 24)
