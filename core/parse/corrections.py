@@ -21,6 +21,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.lexicon import BREAK
+from core.parse.numbers import dollars_and_cents
 
 if TYPE_CHECKING:
     from core.parse.tokens import Tok
@@ -93,7 +94,7 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
         return toks
     absorbed: dict[int, int] = {}  # a retracted figure -> the one now holding its value
     for n, (a, kind_a) in enumerate(figures):
-        nxt = _next_of(figures, n, kind_a)
+        nxt = _next_of(figures, n, kind_a, toks)
         if nxt is None:
             continue
         b, kind_b = figures[nxt]
@@ -110,6 +111,13 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
         if kind_a == kind_b == "name" and first.type != second.type:
             continue  # a GPU named after a model corrects nothing of it
         between = text[first.end : second.start]
+        if kind_a == "$" and kind_b == "n":  # "one ninety per GPU hour, no sorry, two ten"
+            if a + 1 < b and toks[a + 1].type == "PER_TIME":
+                between = text[toks[a + 1].end : second.start]
+            if not _marked(between):
+                continue
+            _as_price(second)
+            kind_b = "$"
         if _NOT.match(between):
             if kind_a == kind_b != "name":
                 _retract(toks, a, b, text)  # "it's 24x, not 16"
@@ -130,13 +138,24 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
     return toks
 
 
-def _next_of(figures: list[tuple[int, str]], n: int, kind: str) -> int | None:
+def _next_of(
+    figures: list[tuple[int, str]], n: int, kind: str, toks: list[Tok]
+) -> int | None:
     """The next figure a correction of ``figures[n]`` could be: of its kind, or any after
-    a name ("H200s, no, thirty-two" corrects the count said with the name)."""
+    a name ("H200s, no, thirty-two" corrects the count said with the name), or a number
+    said in words after a price ("one ninety per GPU hour, no sorry, two ten")."""
     for m in range(n + 1, min(n + 4, len(figures))):
         if figures[m][1] == kind or kind == "name":
             return m
+        if kind == "$" and figures[m][1] == "n" and toks[figures[m][0]].flag:
+            return m
     return None
+
+
+def _as_price(t: Tok) -> None:
+    """A number said in words that corrects a price is one, said the short way or whole."""
+    t.type = "MONEY"
+    t.value = dollars_and_cents(t.text) or t.value
 
 
 def _bare(toks: list[Tok], b: int) -> bool:

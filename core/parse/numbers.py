@@ -110,6 +110,10 @@ def words(run: list[str]) -> float | None:
         if w == "point":
             decimals = []
         elif w in _SMALL:
+            if last == "small" and current < 10 and _SMALL[w] > 9:  # "two ten": spoken
+                current = current * 100 + _SMALL[w]
+                last = "teen"
+                continue
             if last in ("small", "teen") or (last == "tens" and _SMALL[w] > 9):
                 return None
             current += _SMALL[w]
@@ -138,6 +142,18 @@ def words(run: list[str]) -> float | None:
             return None
         current += float("0." + "".join(decimals))
     return total + current
+
+
+def dollars_and_cents(said: str) -> float | None:
+    """A price said the short way: ``'two fifty'`` -> 2.50, ``'one ninety'`` -> 1.90, ``'four
+    twenty-five'`` -> 4.25; ``None`` unless it is dollars (1-9) then cents (10-99)."""
+    run = said.lower().replace("-", " ").split()
+    if len(run) < 2 or run[0] not in _SMALL or not 1 <= _SMALL[run[0]] <= 9:
+        return None
+    cents = words(run[1:])
+    if cents is None or not 10 <= cents <= 99 or cents != int(cents):
+        return None
+    return _SMALL[run[0]] + cents / 100
 
 
 def extends(run: list[str], word: str) -> bool:

@@ -621,6 +621,13 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             out.append(_merge("MONEY", lex[i : i + 2], lex[i + 1].value))
             i += 2
             continue
+        if kind == "INS" and i > 0 and lex[i - 1].type == "NUM":
+            k = i + 1
+            while k < n and lex[k].type == FILLER:
+                k += 1
+            if k > i + 1 and at(k) == "OUT":  # "~700 in the final answer": its output
+                i += 1
+                continue
         if (
             kind == "INS"
             and at(i + 1) == "NUM"
@@ -695,6 +702,8 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             hit = _per(lex, i, out)
             if hit is not None:
                 tok, i = hit
+                if out and out[-1].type == "NUM" and out[-1].flag and _priced(tok, out):
+                    out[-1] = _spoken_price(out[-1])  # "one ninety per GPU hour"
                 out.append(tok)
                 continue
             if t.text.lower().startswith("in "):  # "12k tokens in each," is input after all
@@ -731,6 +740,25 @@ def _combine(lex: list[Tok]) -> list[Tok]:
         out.append(t)
         i += 1
     return out
+
+
+def _priced(per: Tok, out: list[Tok]) -> bool:
+    """Whether a number said in words before ``per`` is a price: per GPU-hour, or per
+    million tokens after another price ("ten dollars per million out and two fifty per
+    million in")."""
+    if per.type == "PER_TIME":
+        return per.flag and per.value == "hour"
+    return per.type == "PER_MILLION" and any(t.type == "MONEY" for t in out[-6:-1])
+
+
+def _spoken_price(number: Tok) -> Tok:
+    """A price said aloud the short way is dollars and cents ("two fifty" is $2.50)."""
+    value = numbers.dollars_and_cents(number.text)
+    money = Tok("MONEY", number.text, number.value, number.start, number.end, True)
+    if value is not None:
+        money.value = value
+        money.note = f"'{number.text}' read as ${value:.2f}"
+    return money
 
 
 def _waiting(out: list[Tok], t: Tok) -> bool:

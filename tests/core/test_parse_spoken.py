@@ -903,3 +903,25 @@ def test_a_multiple_a_quarter_or_a_year_is_growth_compounded_monthly(catalog: Ca
 def test_a_dotted_date_is_day_first_and_as_of_after_au(catalog: Catalog) -> None:
     got = parse("8x H200, Llama 3.1 70B, batch 32, prix au 15.10.2026", catalog).fields
     assert got["as_of"].isoformat() == "2026-10-15"
+
+
+def test_a_price_said_the_short_way_is_dollars_and_cents(catalog: Catalog) -> None:
+    got = parse("they quoted three forty per gpu hour on eight h two hundreds for llama "
+                "seventy b", catalog)
+    assert got.fields["price_per_gpu_hour"] == pytest.approx(3.40)
+    assert "'three forty' read as $3.40" in got.assumed
+    api = parse("they pay eight dollars per million output and one twenty per million input",
+                catalog).fields
+    assert api["api_price_per_million_input"] == pytest.approx(1.20)
+
+
+def test_a_spoken_price_corrected_aloud_takes_the_new_one(catalog: Catalog) -> None:
+    got = parse("it's two eighty per gpu hour no sorry three fifteen on sixteen h one "
+                "hundreds with qwen three thirty two b", catalog).fields
+    assert got["price_per_gpu_hour"] == pytest.approx(3.15)
+
+
+def test_tokens_in_the_final_answer_are_its_output(catalog: Catalog) -> None:
+    got = parse("R1: 200k requests/day, 900 prompt tokens, ~3,000 reasoning, ~450 in the "
+                "final answer", catalog).fields
+    assert (got["input_tokens"], got["output_tokens"]) == (900, 450)
