@@ -284,3 +284,38 @@ def _replace(reading: Reading, said: str) -> None:
     source = reading.sources.get("requests_per_day")
     if source is not None and (source in said or said in source):
         reading.withdraw("requests_per_day")
+
+
+_DEFINED = re.compile(
+    r"\b(?:1|one|a|an|each|every)\s+(?P<noun>[a-z]{3,}?)s?\s*(?:≈|~|=|is|means|equals|:)\s*"
+    r"(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<n>\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+)?"
+    r"(?P<unit>calls|requests|turns|messages|prompts|queries|completions)\b",
+    re.IGNORECASE,
+)
+"""A unit defined in requests before it is counted: "1 session ≈ 12 LLM calls"."""
+
+
+def defined_requests(reading: Reading) -> None:
+    """Count requests, not the unit defined in them ("1 session ≈ 12 LLM calls", then
+    "90k sessions/day" is 1.08M requests a day), said with both figures."""
+    source = reading.sources.get("requests_per_day")
+    value = reading.values.get("requests_per_day")
+    if source is None or not isinstance(value, float):
+        return
+    defined = _DEFINED.search(reading.text)
+    if defined is None:
+        return
+    noun, unit = defined["noun"].lower(), defined["unit"].lower()
+    said = source.lower()
+    if noun not in said or unit in said or defined.start() > reading.text.find(source):
+        return
+    per = float(defined["n"])
+    reading.withdraw("requests_per_day")
+    reading.match = None
+    rate = value * per
+    reading.put(
+        "requests_per_day",
+        rate,
+        f"{compact(rate)} requests/day",
+        f"{source}' × '{' '.join(defined.group().split())}",
+    )

@@ -29,7 +29,7 @@ from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import digits, words
 from core.parse.plausible import implausible
-from core.parse.products import multiply
+from core.parse.products import defined_requests, multiply
 from core.parse.reasoning import split_reasoning
 from core.parse.references import blank_references
 from core.parse.sums import add_up
@@ -98,6 +98,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     tokens = scan(plain, lexicon_for(catalog))
     reading = read(plain, tokens.toks, matches(tokens.toks))
     multiply(reading, tokens.counts)
+    defined_requests(reading)
     totals(reading, tokens.counts)
     over_a_window(reading)
     active_hours(reading)

@@ -925,3 +925,9 @@ def test_tokens_in_the_final_answer_are_its_output(catalog: Catalog) -> None:
     got = parse("R1: 200k requests/day, 900 prompt tokens, ~3,000 reasoning, ~450 in the "
                 "final answer", catalog).fields
     assert (got["input_tokens"], got["output_tokens"]) == (900, 450)
+
+
+def test_a_unit_defined_in_calls_before_its_count_multiplies(catalog: Catalog) -> None:
+    got = parse("- 1 job ≈ 20 LLM calls\n- 15k jobs/day\n- Qwen3-32B, 2k in, 300 out", catalog)
+    assert got.fields["requests_per_day"] == 300_000
+    assert "'15k jobs/day' × '1 job ≈ 20 LLM calls'" in " ".join(got.understood)
