@@ -88,7 +88,11 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
     }  # "…, about three times our average" says the rate before it is the peak
     said: dict[str, dict[str, list[tuple[float, str]]]] = {}
     for name, value, m in reading.quantities:
-        side = _side(toks, m.first, m.last, covered)
+        inner = next((t.type for t in m.toks if t.type in _SIDES), None)  # "TPM: mean 250k"
+        if inner is not None:
+            side = "peak" if inner == "PEAK" else "average"
+        else:
+            side = _side(toks, m.first, m.last, covered)
         if side == "stated" and any(m.last < k <= m.last + REACH for k in ratios):
             side = "peak"
         said.setdefault(name, {}).setdefault(side, []).append((value, reading.said(m)))
@@ -128,7 +132,10 @@ def _elliptic(toks: list[Tok], last: int, covered: set[int]) -> tuple[Tok, str] 
         t = toks[k]
         if t.type != "NUM" or k in covered:
             continue
-        for j in (k + 1, k + 2, k - 1):  # "3 on average" before "at peak, 3"
+        back = k - 1
+        while back > last and toks[back].type == "TIME":
+            back -= 1  # "busiest minute of the day ~600k": the peak word before its times
+        for j in (k + 1, k + 2, k - 1, back):  # "3 on average" before "at peak, 3"
             if 0 <= j < len(toks) and j not in covered and toks[j].type in ("PEAK", "AVG"):
                 return t, "peak" if toks[j].type == "PEAK" else "average"
         return None

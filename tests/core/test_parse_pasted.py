@@ -128,3 +128,10 @@ def test_european_words_for_concurrency_peaks_and_months(catalog: Catalog) -> No
     assert german["peak_to_average"] == pytest.approx(2.5)
     swedish = parse("Llama 3.1 8B, 900 tokens in, 200 ut, 24 månader, 3M req/dag", catalog).fields
     assert (swedish["output_tokens"], swedish["term_months"]) == (200, 24)
+
+
+def test_a_rate_named_before_its_mean_and_its_busiest_minute(catalog: Catalog) -> None:
+    got = parse("Output TPM: mean ~100k, busiest minute of the day ~300k. Qwen3-32B on H200",
+                catalog).fields
+    assert got["output_tokens_per_day"] == pytest.approx(100_000 * 1440)
+    assert got["peak_to_average"] == pytest.approx(3.0)
