@@ -3,13 +3,16 @@
 Terminals are the grammar's (``grammar.lark``). Words not listed here and not a
 catalog name become ``BREAK`` (facts never span them); filler words are dropped.
 Keywords of five letters or more also match one typo away ("tokns", "requets",
-"concurent"), through a table of single-letter deletions built once per catalog.
+"concurent", "outptu"), through a table of single-letter deletions built once per catalog,
+each candidate checked to be one edit away (a deletion on both sides can be two).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from rapidfuzz.distance import OSA
 
 from core.catalog import Catalog, normalize
 from core.parse.names import Spelling, spelling
@@ -101,7 +104,7 @@ _FOREIGN: dict[str, str] = {
     "CONCURRENT": "gleichzeitig gleichzeitige gleichzeitigen simultanés simultanées "
     "simultáneos simultáneas simultâneos simultâneas concurrentes samtidiga",
     "USER": "nutzer benutzer utilisateurs usuarios usuários",
-    "TERM": "laufzeit vertragslaufzeit durée plazo",
+    "TERM": "laufzeit vertragslaufzeit vertrag durée plazo contrato contrat",
     "GROWTH": "wachstum croissance crecimiento",
     "UTIL": "auslastung utilización",
     "PER": "pro par por",
@@ -295,7 +298,11 @@ class Lexicon:
         near = None
         for candidate in _deletions(lower, keep_self=True):
             word = self.typos.get(candidate)
-            if word is not None and len(word) >= TYPO_MIN_LENGTH:  # "until" is not "util"
+            if (
+                word is not None
+                and len(word) >= TYPO_MIN_LENGTH  # "until" is not "util"
+                and OSA.distance(lower, word) <= 1  # "through" is two edits from "thought"
+            ):
                 near = self.words[word]
                 break
         self._near[lower] = near

@@ -358,3 +358,11 @@ def test_forms_tables_and_non_native_phrasings(
     got = fields(text, catalog)
     for key, value in expected.items():
         assert got.get(key) == pytest.approx(value), key
+
+
+def test_a_word_two_edits_from_a_keyword_is_no_typo_of_it(catalog: Catalog) -> None:
+    got = parse("growing 5% a month through 2027, 30M output tokens/day on Llama 3.1 8B",
+                catalog).fields
+    assert "reasoning_tokens" not in got
+    assert parse("1.1B outptu tokens/day on Llama 3.1 8B", catalog).fields[
+        "output_tokens_per_day"] == 1.1e9
