@@ -570,7 +570,13 @@ def _combine(lex: list[Tok]) -> list[Tok]:
         if kind == "NUM":
             joint = lex[i + 1].text if i + 1 < n else ""
             if joint in _PAIR_JOINTS:  # "4:1", "1-2k", "3k/800", "2x8"
-                paired = _ratio(lex, i) or _range(lex, i) or _in_out(lex, i) or _product(lex, i)
+                paired = (
+                    _ratio(lex, i)
+                    or _range(lex, i)
+                    or _in_out(lex, i)
+                    or _product(lex, i)
+                    or _split(lex, i)
+                )
                 if paired is not None:
                     out.append(paired)
                     i += 3
@@ -809,6 +815,19 @@ def _product(lex: list[Tok], i: int) -> Tok | None:
     tok.text = f"{a.text}x{b.text}"
     tok.note = f"'{tok.text}' read as {a.value * b.value:g} ({a.value:g} x {b.value:g})"
     return tok
+
+
+def _split(lex: list[Tok], i: int) -> Tok | None:
+    """``70/30 output/input``: shares of the tokens, not a length (``core.parse.volumes``
+    reads them); a break, so neither figure is taken for a request's tokens."""
+    if i + 3 >= len(lex) or lex[i + 1].text not in ("/", ":") or lex[i + 2].type != "NUM":
+        return None
+    a, b = lex[i].value, lex[i + 2].value
+    if not isinstance(a, float) or not isinstance(b, float) or a + b != 100:
+        return None
+    if lex[i + 3].type not in ("OUT", "OUTS", "IN", "INS"):
+        return None
+    return _merge(BREAK, lex[i : i + 3], None)
 
 
 def _ratio(lex: list[Tok], i: int) -> Tok | None:

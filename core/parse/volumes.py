@@ -181,21 +181,34 @@ _SHARE = re.compile(
 )
 
 
+_SPLIT = re.compile(
+    r"\b(?P<a>\d{1,2})\s*[/:]\s*(?P<b>\d{1,2})\s*%?\s*(?:split\s+)?(?:between\s+)?"
+    r"(?P<side>output|out|input|in|prompts?)\s*(?:[/:]|and)\s*(?:output|out|input|in|prompts?)\b",
+    re.IGNORECASE,
+)
+"""The same as a split: "70/30 output/input" (the first figure for the first side)."""
+
+
 def output_share(reading: Reading) -> None:
-    """ "2B tokens/day total, 85% of it input, the rest output": the output's share of a
-    day's tokens said without a side (read as output until now, and flagged so)."""
+    """ "2B tokens/day total, 85% of it input, the rest output", "70/30 output/input": the
+    output's share of a day's tokens said without a side (read as output until now, and
+    flagged so)."""
     vague = [a for a in reading.ambiguities if "tokens without input/output" in a]
     total = reading.values.get("output_tokens_per_day")
-    if not vague or total is None or "%" not in reading.text:
+    if not vague or total is None or ("%" not in reading.text and "/" not in reading.text):
         return
     source = reading.sources.get("output_tokens_per_day", "")
-    at = reading.text.find(source.split()[0]) if source else 0
-    found = _SHARE.search(reading.text, max(0, at), max(0, at) + 200)
-    if found is None:
+    at = max(0, reading.text.find(source.split()[0]) if source else 0)
+    found = _SHARE.search(reading.text, at, at + 200)
+    split = _SPLIT.search(reading.text, at, at + 200) if found is None else None
+    if split is not None and int(split["a"]) + int(split["b"]) == 100:
+        found, pct = split, int(split["a"]) / 100
+    elif found is not None:
+        pct = float(found["pct"]) / 100
+    else:
         return  # the share is said right after the total, if at all
-    pct = float(found["pct"]) / 100
     side = found["side"].lower()
-    share = pct if side.startswith(("output", "completion")) else 1 - pct
+    share = pct if side.startswith(("out", "completion")) else 1 - pct
     if not 0 < share < 1:
         return
     reading.values["output_tokens_per_day"] = total * share

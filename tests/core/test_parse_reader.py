@@ -366,3 +366,9 @@ def test_a_word_two_edits_from_a_keyword_is_no_typo_of_it(catalog: Catalog) -> N
     assert "reasoning_tokens" not in got
     assert parse("1.1B outptu tokens/day on Llama 3.1 8B", catalog).fields[
         "output_tokens_per_day"] == 1.1e9
+
+
+def test_a_split_of_the_tokens_gives_the_output_share(catalog: Catalog) -> None:
+    got = parse("about 3B tokens a day, 25/75 output/input, on Qwen3-32B", catalog)
+    assert got.fields["output_tokens_per_day"] == pytest.approx(0.75e9)
+    assert "output_tokens" not in got.fields  # neither figure is a request's length
