@@ -43,6 +43,7 @@ from core.parse.volumes import (
     part_of_a_total,
     totals,
 )
+from core.parse.workloads import chosen
 from core.pricing import offered_gpus
 from core.scenario import Scenario
 from core.traffic import Traffic
@@ -95,8 +96,14 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     plain = blank_references(plain)
     if "R$" in plain:
         plain = plain.replace("R$", "BRL")  # Brazil's reais, not dollars; said as a currency
+    whole = plain
+    plain, workload = chosen(plain)
     tokens = scan(plain, lexicon_for(catalog))
     reading = read(plain, tokens.toks, matches(tokens.toks))
+    if workload is not None:
+        reading.assume(workload)
+        if "model" not in reading.values:
+            shared_model(reading, whole, catalog)
     multiply(reading, tokens.counts)
     defined_requests(reading)
     totals(reading, tokens.counts)
@@ -118,6 +125,16 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     pasted = structured(plain)
     reading.assumed.extend(pasted.notes)
     return reading, read_pairs([*pasted.pairs, *tokens.pairs], catalog), cut
+
+
+def shared_model(reading: Reading, whole: str, catalog: Catalog) -> None:
+    """The model a chosen workload leaves to the others ("After: …, same model in FP8")."""
+    named = [t for t in scan(whole, lexicon_for(catalog)).toks if t.type == "MODEL"]
+    if named:
+        reading.values["model"] = str(named[0].value)
+        reading.model_said = named[0].text
+        reading.sources["model"] = named[0].text
+        reading.assume(f"model '{named[0].text}' taken from the workload not sized")
 
 
 def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:

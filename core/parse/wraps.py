@@ -4,10 +4,10 @@ E-mail and pasted text break lines at ~72 columns, wherever a word ends: "1.5M" 
 one line, "requests/day" on the next. Read apart, the number loses its unit. A line
 break is a wrap when the line before stops mid-sentence (no full stop, colon or
 semicolon; an abbreviation's period does not count: "2,5 Mio." then "requests") and the
-next line goes on: it starts with a word, a number or a price, is not a numbered item,
-and starts in capitals only after a long line (a short line before a capital is a
-heading, a greeting or a list of its own). A table's rows and a form's "label: value"
-lines are records, never joined.
+next line goes on: it starts with a word, a number or a price, neither line is a
+numbered or lettered item, and it starts in capitals only after a long line (a short
+line before a capital is a heading, a greeting or a list of its own). A table's rows
+and a form's "label: value" lines are records, never joined.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ _QUOTED = re.compile(r"(?:[ \t]*>)*[ \t]*")
 _NUMBERED = re.compile(r"\d+[.)]\s|\d{1,3}(?:\.\d{1,3})+\.?\s+[A-Z]")
 """A numbered item or clause ("2.", "3)", "4.2.1 The Service", "2.5 Planned"): never joined."""
 _LABEL = re.compile(r"[^\n:]{1,30}:\s")
+_ITEM = re.compile(r"[ \t>*•-]*(?:\([a-e1-9]\)|[a-e1-9]\))\s", re.IGNORECASE)
+"""A lettered or numbered item ("(a) chat: …", "2) batch"): a record of its own."""
 _TRAILING_WORD = re.compile(r"[A-Za-z]{1,7}$")
 _GOES_ON = frozenset("(~$€£")
 
@@ -86,7 +88,7 @@ def _wrapped(before: str, after: str) -> str | None:
     first = after[0]
     if not (first.isalnum() or first in _GOES_ON) or _NUMBERED.match(after):
         return None
-    if separator(before) or separator(after):
+    if separator(before) or separator(after) or _ITEM.match(before) or _ITEM.match(after):
         return None
     if ":" in before and _LABEL.match(after):
         return None  # "Requests per second: 65" then "input tokens: 1800": a form
