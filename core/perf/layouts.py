@@ -8,9 +8,11 @@ slices). With more than one attention rank (``dp > 1``) tokens reach their exper
 an all-to-all (dispatch, then combine); with one, tensor parallelism's all-reduce does.
 Several replicas (``replicas``) serve side by side on one system, sharing nothing.
 
-The names are the field's: TP8, TP8 x PP2, DEP16 (data-parallel attention over 16
-GPUs, experts spread over them), TP8 x DEP2 (two attention groups of TP8, experts over
-all 16), with ", 2 replicas" when a system runs several.
+The names are the field's: TP8, TP8 x PP2, TP8 EP8 (tensor-parallel attention, each
+routed expert whole on one of the 8 GPUs: TensorRT-LLM's moe_ep_size, vLLM's and
+SGLang's expert parallelism without attention data parallelism), DEP16 (data-parallel
+attention over 16 GPUs, experts spread over them), TP8 x DEP2 (two attention groups of
+TP8, experts over all 16), with ", 2 replicas" when a system runs several.
 """
 
 from __future__ import annotations
@@ -87,6 +89,8 @@ class Layout:
         else:
             if self.dp == 1:
                 core = f"TP{self.tp}" if self.tp > 1 else "1 GPU"
+                if self.ep > 1:
+                    core = f"{core} EP{self.ep}"
             elif self.tp == 1:
                 core = f"DEP{self.dp}" if self.ep > 1 else f"DP{self.dp} attention"
             else:
