@@ -237,6 +237,11 @@ def _lexemes(
             _break(out, r)
             i += 1
             continue
+        if r.kind == "sym" and (r.lower,) not in lexicon.phrase_prefixes:
+            unit = lexicon.word(r.lower) or (FILLER, None)  # "$", "%", "/", "-"
+            out.append(Tok(unit[0], r.text, unit[1], r.start, r.end))
+            i += 1
+            continue
         glued = None
         if r.kind == "word" and r.lower[0] in "bc" and r.lower[-1] in "0123456789k":
             glued = _GLUED.fullmatch(r.lower)
