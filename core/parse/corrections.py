@@ -135,7 +135,34 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
             second.note = f"'{said}': read as a correction, {second.text} in place of {first.text}"
             _drop(toks, a)  # "not 16 but 24"
     _renamed(toks, text)
+    _sided(toks, text)
     return toks
+
+
+def _sided(toks: list[Tok], text: str) -> None:
+    """ "40 rps avg … actually make it 45 avg": a corrected figure that names its side
+    (average or peak) takes the place of the figure said before with that side."""
+    for k in range(1, len(toks) - 1):
+        new, side = toks[k], toks[k + 1]
+        if new.type != "NUM" or side.type not in ("AVG", "PEAK"):
+            continue
+        if not _STRONG.search(text[max(0, new.start - 25) : new.start]):
+            continue
+        sided = [
+            j
+            for j in range(k)
+            if toks[j].type == "NUM" and any(t.type == side.type for t in toks[j + 1 : j + 4])
+        ]
+        if not sided:
+            continue
+        retracted = toks[sided[-1]].value  # and wherever it was said again with its side
+        said = _short(text[max(0, new.start - 25) : side.end])
+        for j in sided:
+            old = toks[j]
+            if old.value == retracted:
+                old.note = f"'{said}': read as a correction, {new.text} in place of {old.text}"
+                old.value = new.value
+        _drop(toks, k)
 
 
 def _next_of(

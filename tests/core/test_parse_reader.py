@@ -372,3 +372,10 @@ def test_a_split_of_the_tokens_gives_the_output_share(catalog: Catalog) -> None:
     got = parse("about 3B tokens a day, 25/75 output/input, on Qwen3-32B", catalog)
     assert got.fields["output_tokens_per_day"] == pytest.approx(0.75e9)
     assert "output_tokens" not in got.fields  # neither figure is a request's length
+
+
+def test_a_correction_that_names_its_side_replaces_that_side(catalog: Catalog) -> None:
+    got = parse("sam: Qwen3-32B, 20 rps avg\nsam: peak 60 rps\nsam: sorry, make it 25 avg",
+                catalog)
+    assert got.fields["requests_per_day"] == 25 * 86_400
+    assert got.fields["peak_to_average"] == pytest.approx(60 / 25)
