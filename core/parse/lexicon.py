@@ -171,6 +171,8 @@ _FACTORS: dict[str, float] = {
     "triple": 3.0,
     "triples": 3.0,
     "tripled": 3.0,
+    "doubling": 2.0,
+    "tripling": 3.0,
     "quadruple": 4.0,
     "half": 0.5,
     "halve": 0.5,

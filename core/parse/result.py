@@ -241,7 +241,7 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
 
 _TODAY = re.compile(
     r"\b(?:today|currently|current(?:ly)?|self[\s-]hosted|existing|we\s+run|they\s+run"
-    r"|running|runs|now\s+on|at\s+the\s+moment|move\s+off|off\s+of|replace|bill\s+is)\b",
+    r"|running|runs|now|at\s+the\s+moment|move\s+off|off\s+of|replace|bill\s+is)\b",
     re.IGNORECASE,
 )
 """Words before a GPU that make it the hardware they have, not the one to size on."""

@@ -379,3 +379,10 @@ def test_a_correction_that_names_its_side_replaces_that_side(catalog: Catalog) -
                 catalog)
     assert got.fields["requests_per_day"] == 25 * 86_400
     assert got.fields["peak_to_average"] == pytest.approx(60 / 25)
+
+
+def test_doubling_every_year_is_growth_and_the_gpu_run_now_is_not_sized(catalog: Catalog) -> None:
+    got = parse("throughput now is 900 tok/s on our H100 cluster; the new system on B300 must "
+                "serve 2M requests/day of Llama 3.1 70B, doubling every year", catalog).fields
+    assert got["gpu"] == "b300"
+    assert got["monthly_growth"] == pytest.approx(2 ** (1 / 12) - 1)
