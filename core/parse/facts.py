@@ -368,6 +368,7 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
         value = numbers[0] * numbers[1] if several else numbers[0]
         if several:  # "3 nodes of 8x B200": nodes times GPUs a node
             r.assume(f"'{r.said(m)}' read as {value:g} GPUs ({numbers[0]:g} x {numbers[1]:g})")
+            r.node_gpus = int(numbers[1]) if numbers[1] == int(numbers[1]) else None
         if value != int(value) or value < 1:
             r.ambiguous(f"'{r.said(m)}': a GPU count is a whole number")
             return

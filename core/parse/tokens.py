@@ -60,6 +60,7 @@ _ASKED = frozenset({"questions", "prompts"})
 _LENGTH_NOUNS = frozenset({"completions", "completion"})
 """Counted as requests ("2M completions a day"), but before a bare number, a length."""
 _VOLUME_AFTER = frozenset({"OUT", "OUTS", "IN", "INS", "REASON", "TOKENS", "REQUESTS"})
+_HARDWARE = frozenset({"GPU", "GPUWORD", "NODES"})
 """After "and", a direction word starts the next amount ("1.200 tokens and output 350")."""
 _SHORT_GPU = re.compile(r"[abglmt]\d")
 """Two-character GPU names (L4, T4, A2): "H2" and "Q3" are halves and quarters."""
@@ -686,8 +687,10 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             k = i + 1
             while k < n and lex[k].type == FILLER:
                 k += 1
-            if at(k) == "NUM" and at(k + 1) in _VOLUME_AFTER:
-                i += 1  # "lease: 600M output tokens/day": the lease's volume, not its term
+            if at(k) == "NUM" and (
+                at(k + 1) in _VOLUME_AFTER or (at(k + 1) in _HARDWARE and at(i - 1) != "TIME")
+            ):
+                i += 1  # "lease: 600M output tokens/day", "lease 24 B300 GPUs": not a term
                 continue
         if kind == "TIMESWORD" and at(i + 1) == "NUM":
             out.append(_merge("XNUM", lex[i : i + 2], lex[i + 1].value))
@@ -919,8 +922,13 @@ def _per(lex: list[Tok], i: int, out: list[Tok]) -> tuple[Tok, int] | None:
     if j < n and lex[j].type == "GPUWORD":
         gpu = True
         j += 1
-        if j < n and lex[j].type in ("PER", FILLER) and j + 1 < n and lex[j + 1].type == "TIME":
-            j += 1
+        k = j
+        while k + 1 < n and lex[k].type in ("PER", FILLER):
+            k += 1  # "per GPU per calendar month"
+        if k > j and lex[k].type == "TIME":
+            j = k
+        elif j < n and lex[j].type == "PER_TIME":  # "per GPU per annum"
+            return _merge("PER_TIME", lex[i : j + 1], lex[j].value, flag=True), j + 1
     if j >= n:
         return None
     nxt = lex[j]

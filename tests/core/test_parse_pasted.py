@@ -135,3 +135,25 @@ def test_a_rate_named_before_its_mean_and_its_busiest_minute(catalog: Catalog) -
                 catalog).fields
     assert got["output_tokens_per_day"] == pytest.approx(100_000 * 1440)
     assert got["peak_to_average"] == pytest.approx(3.0)
+
+
+def test_contract_prices_per_gpu_per_calendar_month_or_per_annum(catalog: Catalog) -> None:
+    monthly = parse("a fee of USD 2,920.00 per GPU per calendar month for eight (8) NVIDIA H200 "
+                    "GPUs running Qwen3-32B at 64 concurrent sequences", catalog).fields
+    assert monthly["price_per_gpu_hour"] == pytest.approx(4.0)
+    yearly = parse("B300 capacity at USD 43,800 per GPU per annum, 24-month term, Kimi K3",
+                   catalog).fields
+    assert yearly["price_per_gpu_hour"] == pytest.approx(5.0)
+
+
+def test_a_lease_of_gpus_is_a_count_not_a_term(catalog: Catalog) -> None:
+    got = parse("Lessee shall lease thirty-two (32) NVIDIA B200 GPUs to serve DeepSeek-V3 at a "
+                "concurrency of 64, for an Initial Term of twelve (12) months", catalog).fields
+    assert (got["gpus"], got["term_months"]) == (32, 12)
+
+
+def test_a_node_price_is_split_over_the_gpus_of_one_node(catalog: Catalog) -> None:
+    got = parse("Llama 3.1 70B on 3 nodes of 4x H100 at $8,760 per node per month, batch 32",
+                catalog).fields
+    assert got["gpus"] == 12
+    assert got["price_per_gpu_hour"] == pytest.approx(8_760 / 4 / 730)
