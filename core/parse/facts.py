@@ -414,7 +414,8 @@ def _concurrency(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 _SEEN = re.compile(
     r"\b(?:currently|today|right\s+now|at\s+the\s+moment|at\s+present|we\s+see|seeing"
-    r"|we\s+get|we\s+got|getting|observed|measured|we\s+measure|they\s+measure|our\s+current"
+    r"|we\s+get|we\s+got|they\s+get|they\s+got|saw|getting|observed|measured|we\s+measure"
+    r"|they\s+measure|our\s+current"
     r"|their\s+current|on\s+(?:our|their)\s+current)\b",
     re.IGNORECASE,
 )
@@ -427,8 +428,9 @@ _CLAUSE_END = re.compile(r"[,;.(\n!?]")
 
 
 _MEASURING = re.compile(
-    r"\b(?:we\s+got|got|achieved|measured|benchmarked|maxed\s+out\s+at|topped\s+out\s+at"
+    r"\b(?:we\s+got|got|achieved|maxed\s+out\s+at|topped\s+out\s+at|saw|they\s+get"
     r"|load[\s-]test\w*|peaked\s+at\s+a\s+throughput)\b[^.;!?\n]{0,20}$"
+    r"|\b(?:measured|benchmarked)\b[^.;!?\n]{0,60}$"
     r"|\bthroughput\s+(?:now|today|currently|at\s+the\s+moment)\s+(?:is|are|runs\s+at)\s*"
     r"(?:about|around|~)?\s*$",
     re.IGNORECASE,
@@ -437,7 +439,7 @@ _MEASURING = re.compile(
 
 def _measured(r: Reading, m: Match) -> bool:
     """A throughput reached in a test ("we got ~2,900 tok/s aggregate"), not a load."""
-    return _MEASURING.search(context.before(r.text, m.toks[0].start)[-50:]) is not None
+    return _MEASURING.search(context.before(r.text, m.toks[0].start)[-90:]) is not None
 
 
 def _target(r: Reading, m: Match, name: str, value: float, note: str) -> bool:

@@ -386,3 +386,12 @@ def test_doubling_every_year_is_growth_and_the_gpu_run_now_is_not_sized(catalog:
                 "serve 2M requests/day of Llama 3.1 70B, doubling every year", catalog).fields
     assert got["gpu"] == "b300"
     assert got["monthly_growth"] == pytest.approx(2 ** (1 / 12) - 1)
+
+
+def test_a_throughput_they_saw_is_no_volume_and_the_setup_is_a_scenario(catalog: Catalog) -> None:
+    for said in ("we saw 6.2k tok/s", "they get ~6,200 tok/s total",
+                 "they measured it at batch 64 (fp8): 6,200 tok/s"):
+        got = parse(f"Llama 3.1 70B, 8x H200, batch 64, {said}. Estimate it at $3.10/GPU-hr",
+                    catalog)
+        assert got.kind == "scenario", said
+        assert "output_tokens_per_day" not in got.fields
