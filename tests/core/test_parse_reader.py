@@ -395,3 +395,11 @@ def test_a_throughput_they_saw_is_no_volume_and_the_setup_is_a_scenario(catalog:
                     catalog)
         assert got.kind == "scenario", said
         assert "output_tokens_per_day" not in got.fields
+
+
+def test_today_marks_a_figure_seen_only_close_by(catalog: Catalog) -> None:
+    far = parse("3rd customer today asking about Qwen3-32B 🙃 50 tok/s/user, 2M req a day",
+                catalog).fields
+    assert far["min_per_user_tokens_per_s"] == 50
+    near = parse("Qwen3-32B, 2M req a day; currently TTFT is 1.4 s", catalog).fields
+    assert "max_ttft_s" not in near
