@@ -402,6 +402,8 @@ def _concurrency(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.ambiguous(f"'{r.said(m)}': the batch is a whole number")
         return
     n = int(value)
+    if _PER_GPU.match(r.text, m.toks[-1].end):
+        return  # "6 streams per GPU": a share of the batch, not the batch
     r.put("concurrency", n, f"concurrency {n} (requests decoded at once)")
     after = m.last + 1
     if m.toks[0].type == "BATCH" and after < len(toks) and toks[after].type == "GPU":
@@ -414,6 +416,7 @@ def _concurrency(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 _NOW = re.compile(r"\b(?:currently|today|right\s+now|at\s+the\s+moment|at\s+present)\b", re.I)
 """Said of the figure only close by: "TTFT today is 900 ms", not "2nd customer today … 80 tok/s"."""
+_PER_GPU = re.compile(r"\s*(?:per|/|a|each)\s*(?:gpu|card|accelerator)\b", re.IGNORECASE)
 _SEEN = re.compile(
     r"\b(?:we\s+see|seeing"
     r"|we\s+get|we\s+got|they\s+get|they\s+got|saw|getting|observed|measured|we\s+measure"

@@ -40,7 +40,10 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "INS": ("", "in"),
     "REASON": ("", "reasoning thinking thought thinks"),
     "CONTEXT": ("", "context ctx"),
-    "PEAK": ("", "peak peaks peaky peaking peaked burst bursts spikes spike busiest"),
+    "PEAK": (
+        "",
+        "peak peaks peaky peaking peaked burst bursts spikes spike busiest spiky spikey bursty",
+    ),
     "NODES": ("", "node nodes server servers box boxes host hosts machine machines rack racks"),
     "CENTS": ("", "cents cent ¢"),
     "FXWORD": (
@@ -53,8 +56,12 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "TTFT": ("", "ttft"),
     "TPOT": ("", "tpot itl tbt"),
     "BATCH": ("", "batch bs"),
-    "CONCURRENT": ("", "concurrent concurrency simultaneous parallel inflight"),
-    "USER": ("", "user users seat seats"),
+    "CONCURRENT": (
+        "",
+        "concurrent concurrency simultaneous parallel inflight concurrently simultaneously "
+        "streams",
+    ),
+    "USER": ("", "user users seat seats agents"),
     "TERM": ("", "term lease commitment contract commit"),
     "GROWTH": ("", "growth grows grow growing increase increases"),
     "UTIL": ("", "utilization utilisation util utilized utilised busy occupancy"),
@@ -234,6 +241,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("peak", "factor"): "P2A",
     ("peak", "ratio"): "P2A",
     ("peak", "multiplier"): "P2A",
+    ("in", "parallel"): "CONCURRENT",
+    ("in", "contemporary"): "CONCURRENT",
     ("a", "single"): "ONE",
     ("single",): "ONE",
     ("peak", "to", "average"): "P2A",

@@ -39,8 +39,10 @@ UNITS = {
 
 
 _SHARE_OF_PEAK = re.compile(
-    r"\baverage\b[^.;!?\n]{0,40}?\b(?:is|at|runs|sits|about|around|roughly|~|≈)\s*[~≈]?\s*"
-    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*of\s+(?:the\s+|our\s+)?peak\b",
+    r"\b(?:average|avg|mean)\b(?:(?!\band\b)[^.;!?\n]){0,40}?\b(?:is|at|runs|sits|about|around"
+    r"|roughly|~|≈)"
+    r"\s*[~≈]?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*of\s+"
+    r"(?:(?:the\s+|our\s+)?peak|(?P<back>that|this|it))\b",
     re.IGNORECASE,
 )
 """ratio said the other way round: "the average over the day is ~40% of peak"."""
@@ -49,34 +51,42 @@ _SHARE_OF_PEAK = re.compile(
 _FRACTION_OF_PEAK = re.compile(
     r"\b(?:a|one)\s+(?P<part>half|third|quarter|fifth)\s+of\s+(?:that|it|this|the\s+peak)"
     r"\s+(?:on\s+)?(?:average|avg)\b"
-    r"|\b(?:average|avg)\s+(?:is\s+|runs\s+|sits\s+at\s+)?(?:about|around|roughly|~)?\s*"
-    r"(?:a|one)\s+(?P<part2>half|third|quarter|fifth)\s+of\s+(?:that|it|this|the\s+peak)\b",
+    r"|\b(?:average|avg)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits\s+at|maybe))?\s+"
+    r"(?:about\s+|around\s+|roughly\s+|maybe\s+|~\s*)?(?:a\s+|one\s+)?"
+    r"(?P<part2>half|third|quarter|fifth)\s+(?:of\s+)?(?:that|it|this|the\s+peak)\b",
     re.IGNORECASE,
 )
 """The same said with a fraction, after a rate at the peak: "…, a third of that on average"."""
 _PARTS = {"half": 2.0, "third": 3.0, "quarter": 4.0, "fifth": 5.0}
 
 
-def share_of_peak(reading: Reading) -> None:
-    """An average said as a share of the peak gives the peak-to-average ratio."""
+def share_of_peak(reading: Reading) -> int | None:
+    """An average said as a share of the peak gives the peak-to-average ratio; where it
+    points back at the rate before it ("…, the average is about half that"), that rate is
+    the peak, and where it does so is returned."""
     if "peak_to_average" in reading.values:
-        return
+        return None
     text = reading.text
     found = _SHARE_OF_PEAK.search(text) if "%" in text else None
     if found is not None and 0 < float(found["pct"]) < 100:
         ratio = 100 / float(found["pct"])
-    elif " of " in text and (found := _FRACTION_OF_PEAK.search(text)) is not None:
+    elif " of " in text or " half " in text:
+        found = _FRACTION_OF_PEAK.search(text)
+        if found is None:
+            return None
         ratio = _PARTS[(found["part"] or found["part2"]).lower()]
     else:
-        return
+        return None
     said = " ".join(found.group().split())
     reading.values["peak_to_average"] = ratio
     reading.understood.append(f"peak {ratio:.3g}x the average ← '{said}'")
+    back = found.groupdict().get("back") or found.group().lower().endswith(("that", "this", "it"))
+    return found.start() if back else None
 
 
 def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
-    share_of_peak(reading)
-    if not reading.quantities or not any(t.type in _SIDES for t in toks):
+    back = share_of_peak(reading)
+    if not reading.quantities or (back is None and not any(t.type in _SIDES for t in toks)):
         return  # nothing said at the peak or on average, beyond a stated ratio
     covered = {t.index for m in matches for t in m.toks}
     ratios = {
@@ -87,13 +97,17 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
         and not any(t.type == "PEAK" for t in m.toks)
     }  # "…, about three times our average" says the rate before it is the peak
     said: dict[str, dict[str, list[tuple[float, str]]]] = {}
+    before_back = [q for q in reading.quantities if back is not None and q[2].toks[-1].end <= back]
+    pointed = before_back[-1][2] if before_back else None  # "… about half that": the peak
     for name, value, m in reading.quantities:
         inner = next((t.type for t in m.toks if t.type in _SIDES), None)  # "TPM: mean 250k"
         if inner is not None:
             side = "peak" if inner == "PEAK" else "average"
         else:
             side = _side(toks, m.first, m.last, covered)
-        if side == "stated" and any(m.last < k <= m.last + REACH for k in ratios):
+        if side == "stated" and (
+            any(m.last < k <= m.last + REACH for k in ratios) or m is pointed
+        ):
             side = "peak"
         said.setdefault(name, {}).setdefault(side, []).append((value, reading.said(m)))
         other = _elliptic(toks, m.last, covered)

@@ -403,3 +403,22 @@ def test_today_marks_a_figure_seen_only_close_by(catalog: Catalog) -> None:
     assert far["min_per_user_tokens_per_s"] == 50
     near = parse("Qwen3-32B, 2M req a day; currently TTFT is 1.4 s", catalog).fields
     assert "max_ttft_s" not in near
+
+
+def test_an_average_said_as_a_share_of_the_rate_before_it(catalog: Catalog) -> None:
+    got = parse("~12k requests/hour in office hours; the average over the whole day is about "
+                "a third of that. Llama 3.1 8B", catalog).fields
+    assert got["peak_to_average"] == pytest.approx(3.0)
+    assert got["requests_per_day"] == pytest.approx(12_000 * 24 / 3)
+    fleet = parse("we do 30k tokens/sec output at peak, avg is ~75% of peak. Qwen3-32B",
+                  catalog).fields
+    assert fleet["peak_to_average"] == pytest.approx(4 / 3)
+    assert fleet["output_tokens_per_day"] == pytest.approx(30_000 * 86_400 * 0.75)
+
+
+def test_concurrency_said_as_streams_agents_in_parallel_or_users_at_once(catalog: Catalog) -> None:
+    for said in ("48 streams", "48 agents running in parallel", "48 users at once"):
+        got = parse(f"Llama 3.1 70B on 8x H200, {said}", catalog).fields
+        assert got["concurrency"] == 48, said
+    assert "concurrency" not in parse("Llama 3.1 70B on 8x H200, 6 streams per GPU",
+                                      catalog).fields
