@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from core.catalog import Catalog
 from core.parse import context
 from core.parse.api_prices import both_sides
+from core.parse.breakdowns import breakdown
 from core.parse.dates import dates
 from core.parse.discounts import discounted
 from core.parse.facts import Reading, read
@@ -27,7 +28,7 @@ from core.parse.keyvalue import Pairs, read_pairs
 from core.parse.later import later
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
-from core.parse.numbers import digits, words
+from core.parse.numbers import compact, digits, words
 from core.parse.plausible import implausible
 from core.parse.products import defined_requests, multiply
 from core.parse.reasoning import split_reasoning
@@ -112,6 +113,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     part_of_a_total(reading)
     output_share(reading)
     add_up(reading)
+    summed(reading)
     later(reading)
     trend(reading)
     split_reasoning(reading)
@@ -125,6 +127,16 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     pasted = structured(plain)
     reading.assumed.extend(pasted.notes)
     return reading, read_pairs([*pasted.pairs, *tokens.pairs], catalog), cut
+
+
+def summed(reading: Reading) -> None:
+    """A volume broken down under a header ("Traffic by region (avg req/day):"), summed."""
+    parts = breakdown(reading.text)
+    if parts is None or parts.field in reading.values:
+        return
+    unit = "requests/day" if parts.field == "requests_per_day" else "output tokens/day"
+    reading.match = None
+    reading.put(parts.field, parts.total, f"{compact(parts.total)} {unit} in all", parts.said)
 
 
 def shared_model(reading: Reading, whole: str, catalog: Catalog) -> None:

@@ -24,10 +24,11 @@ if TYPE_CHECKING:
 _ADDS_UP = re.compile(
     r"\b(?:total|totals|combined|in\s+all|altogether|all\s+together|sum|summed|plus"
     r"|on\s+top|in\s+addition|(?:two|three|four|five|several)\s+(?:apps|products|teams|workloads"
-    r"|services|use\s+cases))\b",
+    r"|services|use\s+cases|regions|tenants|clusters|sites|data\s*centers))\b",
     re.IGNORECASE,
 )
 _SIDES = re.compile(r"\b(?:peaks?|average|avg|mean|busiest|typical|normal)\b", re.IGNORECASE)
+_AVERAGE = frozenset({"average", "avg", "mean", "typical", "normal"})
 _VOLUMES = ("output_tokens_per_day", "requests_per_day")
 
 
@@ -51,9 +52,11 @@ def add_up(reading: Reading) -> None:
 
 def _peak_or_average_among(reading: Reading, facts: list[Match | None]) -> bool:
     """Whether a peak or average word stands among the values (they are then two sides
-    of one volume, not parts of a sum)."""
+    of one volume, not parts of a sum), unless every part is an average of its own ("us
+    120 rps avg, eu 80 rps avg": the sum of averages)."""
     spans = [(m.toks[0].start, m.toks[-1].end) for m in facts if m is not None]
     if len(spans) < 2:
         return True
-    start, end = min(s for s, _ in spans), max(e for _, e in spans)
-    return _SIDES.search(reading.text, start, end) is not None
+    start, end = min(s for s, _ in spans), max(e for _, e in spans) + 8
+    sides = [w.lower() for w in _SIDES.findall(reading.text, start, end)]
+    return bool(sides) and not (len(sides) >= len(spans) and set(sides) <= _AVERAGE)

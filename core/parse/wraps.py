@@ -7,13 +7,15 @@ semicolon; an abbreviation's period does not count: "2,5 Mio." then "requests") 
 next line goes on: it starts with a word, a number or a price, neither line is a
 numbered or lettered item, and it starts in capitals only after a long line (a short
 line before a capital is a heading, a greeting or a list of its own). A table's rows
-and a form's "label: value" lines are records, never joined.
+and a form's "label: value" lines are records, never joined, as are a breakdown's parts
+("US-East 60").
 """
 
 from __future__ import annotations
 
 import re
 
+from core.parse.breakdowns import part_line
 from core.parse.tables import separator
 
 WRAP_WIDTH = 40
@@ -90,6 +92,8 @@ def _wrapped(before: str, after: str) -> str | None:
         return None
     if separator(before) or separator(after) or _ITEM.match(before) or _ITEM.match(after):
         return None
+    if part_line(before) or part_line(after):
+        return None  # "US-East 60" then "EU-West 25": a breakdown's parts
     if ":" in before and _LABEL.match(after):
         return None  # "Requests per second: 65" then "input tokens: 1800": a form
     if first.isupper() and len(before) < WRAP_WIDTH:

@@ -1,0 +1,101 @@
+"""A volume broken down under a header, one part a line: the parts add up.
+
+    Traffic by region (avg req/day):
+    US-East 2.4M · EU-West 1.3M · AP-South 600k
+
+    Per-region output tokens/hour:
+      us-west-2        14M
+      eu-central-1      9M
+
+The header says what is counted and per what time; each part under it is a name and a
+figure, with no unit of its own (so the grammar reads none of them). The parts are one
+fleet's load: their sum is the volume, said with every part. A header without a unit,
+or parts with their own units, are left to the rest of the reader.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.parse.numbers import SCALES, compact, digits
+from core.parse.timeunits import per_day
+
+_HEADER = re.compile(
+    r"^[^\n]*?\b(?:by|per)[\s-]+(?:region|team|app|application|product|tenant|customer|site"
+    r"|cluster|service|use[\s-]case|country|market|zone|datacenter)s?\b[^\n]*$"
+    r"|^[^\n]*\b(?:regional|breakdown|split)\b[^\n]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_UNIT = re.compile(
+    r"\b(?P<what>req(?:uest)?s?|calls?|rps|qps|rpm|(?P<out>output\s+)?tok(?:en)?s?)"
+    r"(?:\s*(?:/|per\s+|a\s+)(?P<per>s|sec|second|min|minute|h|hr|hour|d|day|wk|week|mo|month))?\b",
+    re.IGNORECASE,
+)
+_PART = re.compile(
+    r"(?P<name>[A-Za-z][\w.-]{0,24}(?:[ \t][A-Za-z][\w.-]{0,24})?)[ \t]*[:=]?[ \t]+"
+    r"~?(?P<n>\d[\d,.]*)[ \t]*(?P<scale>[kKmMbB]|bn|mn)?(?![\w/%$])"
+)
+_SEPARATORS = re.compile(r"[ \t]*(?:·|•|\||;|,(?=\s)|\n)[ \t]*")
+_PERIODS = {"s": "second", "sec": "second", "min": "minute", "h": "hour", "hr": "hour"} | {
+    "d": "day",
+    "wk": "week",
+    "mo": "month",
+}
+_RATE_WORDS = {"rps": "second", "qps": "second", "rpm": "minute"}
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    field: str  # requests_per_day | output_tokens_per_day
+    total: float  # a day's
+    said: str  # the parts, as written
+
+
+def breakdown(text: str) -> Breakdown | None:
+    """The parts under the first header that names a unit, summed per day (or None)."""
+    if "\n" not in text:
+        return None
+    for header in _HEADER.finditer(text):
+        unit = _UNIT.search(header.group())
+        if unit is None:
+            continue
+        what = unit["what"].lower()
+        per = _RATE_WORDS.get(what) or _PERIODS.get((unit["per"] or "").lower(), unit["per"])
+        if not per:
+            continue
+        field = "output_tokens_per_day" if "tok" in what else "requests_per_day"
+        if field == "output_tokens_per_day" and not unit["out"]:
+            continue  # tokens without a side: the reader asks about those
+        parts = _parts(text, header.end())
+        if len(parts) < 2:
+            continue
+        total = per_day(sum(v for _, v in parts), per.lower())
+        said = " + ".join(f"{name} {compact(v)}" for name, v in parts)
+        return Breakdown(field, total, said)
+    return None
+
+
+def part_line(line: str) -> bool:
+    """Whether ``line`` is a breakdown's line of parts ("US-East 60", "eu 1.3M · apac 600k"):
+    a record of its own, never a wrapped sentence."""
+    items = [i for i in _SEPARATORS.split(line.strip()) if i]
+    return bool(items) and all(_PART.fullmatch(i.strip()) for i in items)
+
+
+def _parts(text: str, start: int) -> list[tuple[str, float]]:
+    """The name-and-figure parts on the lines right after a header, until one that is not."""
+    parts: list[tuple[str, float]] = []
+    for line in text[start:].lstrip("\n").split("\n"):
+        items = [i for i in _SEPARATORS.split(line.strip()) if i]
+        found = [_PART.fullmatch(i.strip()) for i in items]
+        if not items or not all(found):
+            break
+        for m in found:
+            assert m is not None
+            value = digits(m["n"])
+            if value is None:
+                return []
+            scale = SCALES.get((m["scale"] or "").lower(), 1.0)
+            parts.append((m["name"].strip(), value * scale))
+    return parts

@@ -1,0 +1,32 @@
+"""A volume broken down under a header, or said as several averages: the parts add up."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.catalog import Catalog
+from core.parse import parse
+from core.parse.breakdowns import breakdown
+
+
+def test_parts_one_a_line_under_a_header_with_a_unit_are_summed(catalog: Catalog) -> None:
+    got = parse("Load by region (avg req/s):\nNA 50\nEMEA 30\nAPJ 20\n"
+                "All on Qwen3-32B, 1k in / 200 out", catalog)
+    assert got.fields["requests_per_day"] == 100 * 86_400
+    assert "NA 50 + EMEA 30 + APJ 20" in " ".join(got.understood)
+
+
+def test_parts_on_one_line_and_output_tokens_per_hour(catalog: Catalog) -> None:
+    got = parse("Output tokens/hour by team:\nsearch 6M · support 3M · code 1M\n"
+                "Model: Llama 3.1 8B", catalog).fields
+    assert got["output_tokens_per_day"] == pytest.approx(10e6 * 24)
+
+
+def test_a_header_without_a_unit_sums_nothing() -> None:
+    assert breakdown("Traffic by region:\nUS 60\nEU 25\n") is None
+
+
+def test_averages_of_several_regions_add_up(catalog: Catalog) -> None:
+    got = parse("three regions: us 90 rps avg, eu 60 rps avg, apac 30 rps avg; "
+                "Llama 3.1 70B", catalog).fields
+    assert got["requests_per_day"] == 180 * 86_400
