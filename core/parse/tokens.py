@@ -692,6 +692,10 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             ):
                 i += 1  # "lease: 600M output tokens/day", "lease 24 B300 GPUs": not a term
                 continue
+        if kind == "UTIL" and at(i + 1) == "TIME":  # "16 busy hours a day": no utilization
+            out.append(Tok(BREAK, t.text, None, t.start, t.end))
+            i += 1
+            continue
         if kind == "TIMESWORD" and at(i + 1) == "NUM":
             out.append(_merge("XNUM", lex[i : i + 2], lex[i + 1].value))
             i += 2

@@ -222,10 +222,11 @@ def output_share(reading: Reading) -> None:
 _ACTIVE_HOURS = re.compile(
     r"\b(?:during|over|in|for|across)\s+(?:our|a|the|their)?\s*(?P<n>\d{1,2})[\s-]*"
     r"(?:hours?|hrs?|h)\b(?:\s+(?:window|day|shift|business\s+day|working\s+day))?"
-    r"|\b(?P<n2>\d{1,2})\s*(?:hours|hrs|h)\s+(?:a|per)\s+day\b",
+    r"|\b(?P<n2>\d{1,2})\s*(?:(?:busy|working|business|active|office)\s+)?(?:hours|hrs|h)"
+    r"\s+(?:a|per|each)\s+(?:day|night)\b",
     re.IGNORECASE,
 )
-_H_HINT = re.compile(r"\d[\s-]*(?:hours?|hrs?|h)\b")
+_H_HINT = re.compile(r"\d[\s-]*(?:(?:busy|working|business|active|office)\s+)?(?:hours?|hrs?|h)\b")
 _SUB_DAILY = re.compile(
     r"/\s*(?:s|sec|second|min|minute|h|hr|hour)\b|per\s+(?:second|minute|hour)\b|\b(?:rps|qps|rpm)\b"
     r"|\ban?\s+(?:second|minute|hour)\b",
@@ -255,11 +256,13 @@ def active_hours(reading: Reading) -> None:
     hours = int(found["n"] or found["n2"])
     if not 1 <= hours < 24:
         return
+    window = " ".join(found.group().split())
     for name in rates:
         said, value = reading.sources[name], reading.values[name]
+        if window in said:
+            return  # "220 notes/hour × 45 hospitals × 16 busy hours a day": counted already
         daily = value * hours / 24
         reading.values[name] = daily
-        window = " ".join(found.group().split())
         unit = UNITS[name]
         reading.understood.append(
             f"{compact(daily)} {unit}: '{said}' for {hours} hours a day ('{window}')"

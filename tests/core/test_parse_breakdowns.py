@@ -30,3 +30,19 @@ def test_averages_of_several_regions_add_up(catalog: Catalog) -> None:
     got = parse("three regions: us 90 rps avg, eu 60 rps avg, apac 30 rps avg; "
                 "Llama 3.1 70B", catalog).fields
     assert got["requests_per_day"] == 180 * 86_400
+
+
+def test_a_rate_that_runs_some_hours_a_night_is_that_many_hours_of_it(catalog: Catalog) -> None:
+    got = parse("the batch job runs 8h per night at ~6,000 requests/minute, nothing outside "
+                "that window. Llama 3.1 8B", catalog).fields
+    assert got["requests_per_day"] == 6_000 * 60 * 8
+    assert got["peak_to_average"] == pytest.approx(3.0)
+
+
+def test_busy_hours_in_a_product_are_counted_once_and_are_no_utilization(
+    catalog: Catalog,
+) -> None:
+    got = parse("100 tickets/hour per store × 20 stores, about 10 busy hours a day. Qwen3-32B",
+                catalog).fields
+    assert got["requests_per_day"] == 100 * 20 * 10
+    assert "planned_utilization" not in got
