@@ -94,7 +94,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "spending spend charge charges charging list via on-prem throughput "
         "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
         "plan plans planned planning aim assumption actual ca approx. env window count "
-        "stays stay remains remain capped llm going coming ing final actual",
+        "stays stay remains remain capped llm going coming ing final actual chat",
     ),
 }
 
@@ -211,6 +211,7 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("i", "-", "toks"): "IN",
     ("per", "annum"): "PER_TIME:year",
     ("year", "over", "year"): "PER_TIME:year",
+    ("quarter", "over", "quarter"): "PER_TIME:quarter",
     ("inter", "-", "token", "latency"): "TPOT",
     ("time", "per", "output", "token"): "TPOT",
     ("time", "between", "tokens"): "TPOT",

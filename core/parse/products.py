@@ -74,6 +74,7 @@ _EACH_BEFORE = re.compile(
 )
 """Before a frequency, the member it counts for: "each one is ~20 calls", "the average
 session is 6 turns"."""
+_GROWING = re.compile(r"\b(?:grow|grows|growing|growth|increase|increases)\b[^\d%.;!?]*$", re.I)
 _TIMES_BEFORE = re.compile(r"[×x*]\s*[~≈]?\s*$")
 _REQUEST_WORDS = frozenset({"requests", "reqs", "req"})
 _FILLER = frozenset({"each", "apiece", "about", "around", "roughly", "some", "of", "the"})
@@ -204,6 +205,8 @@ def _share(text: str, t: Tok) -> Factor | None:
     words = _words(text, t.end)
     if words[:1] in (["a"], ["per"], ["every"], ["/"]) and words[1:2] and words[1] in _PERIODS:
         return None  # "grows ten percent a month": a rate of change, not who asks
+    if _GROWING.search(text, max(0, t.start - 20), t.start):
+        return None  # "expecting that to grow 40% quarter over quarter"
     period = next((_PERIODS[w] for w in words if w in _PERIODS), None)
     said = _said(text, t.start, _segment_end(text, t.end))
     return Factor(t.value / 100, "share", "each", period, said)

@@ -931,3 +931,10 @@ def test_a_unit_defined_in_calls_before_its_count_multiplies(catalog: Catalog) -
     got = parse("- 1 job ≈ 20 LLM calls\n- 15k jobs/day\n- Qwen3-32B, 2k in, 300 out", catalog)
     assert got.fields["requests_per_day"] == 300_000
     assert "'15k jobs/day' × '1 job ≈ 20 LLM calls'" in " ".join(got.understood)
+
+
+def test_growth_quarter_over_quarter_is_no_share_of_the_traffic(catalog: Catalog) -> None:
+    got = parse("around 7 million chat turns a week on Qwen3-32B, expecting that to grow 30% "
+                "quarter over quarter", catalog).fields
+    assert got["requests_per_day"] == 1_000_000
+    assert got["monthly_growth"] == pytest.approx(1.3 ** (1 / 3) - 1)
