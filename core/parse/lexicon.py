@@ -94,7 +94,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "spending spend charge charges charging list via on-prem throughput "
         "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
         "plan plans planned planning aim assumption actual ca approx. env window count "
-        "stays stay remains remain capped llm going coming ing final actual chat",
+        "stays stay remains remain capped llm going coming ing final actual chat nos number",
     ),
 }
 
@@ -303,6 +303,8 @@ class Lexicon:
         hit = self.words.get(lower)
         if hit is not None or not TYPO_MIN_LENGTH <= len(lower) <= TYPO_MAX_LENGTH:
             return hit
+        if lower in EVERYDAY:
+            return None
         if lower in self._near:
             return self._near[lower]
         if len(self._near) > 50_000:
@@ -349,6 +351,8 @@ def _word_table() -> dict[str, tuple[str, str | float | None]]:
     return table
 
 
+EVERYDAY = frozenset({"generates", "generate", "things", "thing", "answered", "requested"})
+"""Everyday words one edit from a keyword ("generates" from "generated"): never a typo."""
 _EXACT_ONLY = frozenset({"thinks"})
 """Keywords one letter away from everyday words ("things"): read only as spelled."""
 

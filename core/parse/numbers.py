@@ -50,6 +50,14 @@ SCALES: dict[str, float] = {
     "crore": 1e7,
     "crores": 1e7,
     "mrd": 1e9,
+    "miliardi": 1e9,
+    "miliardo": 1e9,
+    "mld": 1e9,
+    "milliard": 1e9,
+    "milliards": 1e9,
+    "milliarden": 1e9,
+    "milioni": 1e6,
+    "milione": 1e6,
     "tsd": 1e3,
 }
 

@@ -45,7 +45,7 @@ _DAU = re.compile(
     re.IGNORECASE,
 )
 _DAU_BEFORE = re.compile(
-    r"(?:\b(?P<d>daus?|daily\s+active\s+users|daily\s+users)"
+    r"(?:\b(?P<d>daus?|daily\s+active\s+users?|daily\s+users?)"
     r"|\b(?P<m>maus?|monthly\s+active\s+users))\s*(?:of|is|are|:|=|~|≈|at)?\s*$",
     re.IGNORECASE,
 )
@@ -67,7 +67,9 @@ _PEOPLE = frozenset(
 )
 """Populations that send requests themselves: a count of them alone is asked about."""
 _EACH_BEFORE = re.compile(
-    r"(?:\beach(?:\s+one)?|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+)\s+"
+    r"(?:\beach(?:\s+one)?|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
+    r"|\b(?:one|a|each|every|per)\s+(?:person|user|member|employee|student|customer)"
+    r"(?:\s+(?:on\s+)?(?:average|avg))?)\s+"
     r"(?:is|makes|does|fires|triggers|sends|has|needs|takes|averages|=)?\s*"
     r"(?:about|around|roughly|~|≈)?\s*$",
     re.IGNORECASE,

@@ -157,3 +157,14 @@ def test_a_node_price_is_split_over_the_gpus_of_one_node(catalog: Catalog) -> No
                 catalog).fields
     assert got["gpus"] == 12
     assert got["price_per_gpu_hour"] == pytest.approx(8_760 / 4 / 730)
+
+
+def test_translated_english_numbers_and_frequencies(catalog: Catalog) -> None:
+    italian = parse("our platform generates 1,5 miliardi of output tokens per month with "
+                    "Qwen3-32B", catalog).fields
+    assert italian["output_tokens_per_day"] == pytest.approx(1.5e9 / 30)
+    daily = parse("Daily request number is about 600 thousand, Llama 3.1 8B", catalog).fields
+    assert daily["requests_per_day"] == 600_000
+    dau = parse("Daily active user is 40 thousand people, one person average 5 times question. "
+                "Model is Qwen3-32B", catalog).fields
+    assert dau["requests_per_day"] == 200_000
