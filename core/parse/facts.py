@@ -175,6 +175,11 @@ def _per(unit: str) -> str:
 # -- rules --------------------------------------------------------------------
 
 
+_AT_BEFORE = re.compile(r"(?:\bat|@)\s*~?\s*$", re.IGNORECASE)
+_BARE_PRICE_MAX = 30.0
+"""A bare figure an hour "at" this or less is a GPU's price; larger ones are counts."""
+
+
 def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, unit, said = _num(m.toks, "NUM"), _unit(m.toks), r.said(m)
     if unit is None:  # "14.4M requests over the 7 days": a total over a span
@@ -192,6 +197,13 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
         _requests(r, value, unit, said)
         return
     if not _has(m.toks, "TOKENS", "OUT", "OUTS", "IN", "INS", "REASON"):
+        if unit == "hour" and 0.1 <= value <= _BARE_PRICE_MAX and _AT_BEFORE.search(
+            r.text, max(0, m.toks[0].start - 6), m.toks[0].start
+        ):  # "2x h100 at 2.3/hr": a GPU-hour price said without its dollar sign
+            r.assume(f"'{said}' read as ${value:.2f}/GPU-hour (no currency said)")
+            r.price_said = said
+            r.put("price_per_gpu_hour", value, f"${value:.2f}/GPU-hour")
+            return
         clause = context.before(r.text, m.toks[0].start)
         counted = context.volume(clause)
         if counted == "requests":  # "requests: 1.2M / day"

@@ -235,9 +235,19 @@ def _lexemes(
             i += 1
             continue
         if r.kind == "sep":
+            opens = r.text == "(" and out and out[-1].type in _BEFORE_A_FIGURE
+            if opens and _figure_at(raws, i + 1):
+                i += 1  # "short outputs (~200)": the figure is the word's own
+                continue
             _break(out, r)
             i += 1
             continue
+        if r.lower in _WINDOW_WORDS:
+            said = _window(raws, i, out)
+            if said is not None:  # "sub-second TTFT", "9 billion tokens last month"
+                out.extend(said[0])
+                i = said[1]
+                continue
         if r.kind == "sym" and (r.lower,) not in lexicon.phrase_prefixes:
             unit = lexicon.word(r.lower) or (FILLER, None)  # "$", "%", "/", "-"
             out.append(Tok(unit[0], r.text, unit[1], r.start, r.end))
@@ -314,6 +324,40 @@ def _lexemes(
             out.append(tok)
         i += 1
     return out
+
+
+_BEFORE_A_FIGURE = frozenset({"OUT", "IN", "REASON", "TOKENS", "PEAK", "CONCURRENT", "CONTEXT"})
+_WINDOW_WORDS = frozenset({"sub", "subsecond", "last", "past"})
+_LAST = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
+
+
+def _figure_at(raws: list[Raw], j: int) -> bool:
+    """Whether a figure opens at ``raws[j]`` ("~200", "200")."""
+    if j < len(raws) and raws[j].text in ("~", "≈"):
+        j += 1
+    return j < len(raws) and raws[j].kind == "num"
+
+
+def _window(raws: list[Raw], i: int, out: list[Tok]) -> tuple[list[Tok], int] | None:
+    """ "sub-second" (under one second) and a volume's "last month" (its period)."""
+    r = raws[i]
+    if r.lower == "subsecond" or (
+        r.lower == "sub"
+        and i + 2 < len(raws)
+        and raws[i + 1].text == "-"
+        and raws[i + 2].lower == "second"
+    ):
+        end = i + 1 if r.lower == "subsecond" else i + 3
+        last = raws[end - 1]
+        text = r.text if end == i + 1 else f"{r.text}-{last.text}"
+        number = Tok("NUM", text, 1.0, r.start, last.end, True, f"'{text}' read as under 1 s")
+        return [number, Tok("TIME", text, "second", last.end, last.end)], end
+    spans = r.lower in ("last", "past") and i + 1 < len(raws) and raws[i + 1].lower in _LAST
+    if spans and out and out[-1].type in ("TOKENS", "REQUESTS", "OUT", "IN"):
+        unit = _LAST[raws[i + 1].lower]  # a volume, then the span it was counted over
+        text = f"{r.text} {raws[i + 1].text}"
+        return [Tok("PER_TIME", text, unit, r.start, raws[i + 1].end)], i + 2
+    return None
 
 
 def _cents(value: object) -> bool:

@@ -22,7 +22,7 @@ WRAP_WIDTH = 40
 """A line this long or longer that stops mid-sentence was wrapped by a mail client."""
 ABBREVIATIONS = frozenset(
     {"mio", "mrd", "tsd", "ca", "approx", "appr", "avg", "est", "incl", "excl", "vs", "resp"}
-    | {"max", "min"}
+    | {"max", "min", "nos"}
 )
 """Abbreviations whose period ends no sentence ("2,5 Mio. requests", "ca. 1.200")."""
 _QUOTED = re.compile(r"(?:[ \t]*>)*[ \t]*")

@@ -422,3 +422,16 @@ def test_concurrency_said_as_streams_agents_in_parallel_or_users_at_once(catalog
         assert got["concurrency"] == 48, said
     assert "concurrency" not in parse("Llama 3.1 70B on 8x H200, 6 streams per GPU",
                                       catalog).fields
+
+
+def test_shorthands_a_dm_uses(catalog: Catalog) -> None:
+    dm = parse("llama 3.1 70b on 4x h100 at 2.6/hr, 24 streams?", catalog).fields
+    assert (dm["price_per_gpu_hour"], dm["concurrency"]) == (2.6, 24)
+    assert parse("Qwen3-32B, 3M req/day, they want sub-second TTFT", catalog).fields[
+        "max_ttft_s"] == 1.0
+    bracket = parse("1M req/day on Qwen3-32B, long prompts (~6k tokens), short outputs (~150)",
+                    catalog).fields
+    assert (bracket["input_tokens"], bracket["output_tokens"]) == (6000, 150)
+    month = parse("They processed 6 billion tokens last month, about 75% of that was input. "
+                  "Llama 3.1 8B", catalog).fields
+    assert month["output_tokens_per_day"] == pytest.approx(6e9 * 0.25 / 30)
