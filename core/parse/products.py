@@ -220,6 +220,8 @@ def _factor(text: str, t: Tok) -> Factor | None:
     assert segment is not None
     words = _words(text, t.end)
     if t.type == "MULT":  # "15 times", "15x"
+        if any(w in ("average", "avg", "mean", "peak", "baseline") for w in words[:4]):
+            return None  # "~3x the daily average": a peak's ratio, not how often
         words = ["times", *words]
     nouns = [w for w in words if w not in _FILLER]
     if not nouns or nouns[0] in _NOT_COUNTS - _REQUEST_WORDS:
@@ -292,17 +294,19 @@ def _replace(reading: Reading, said: str) -> None:
 
 
 _DEFINED = re.compile(
-    r"\b(?:1|one|a|an|each|every)\s+(?P<noun>[a-z]{3,}?)s?\s*(?:≈|~|=|is|means|equals|:)\s*"
-    r"(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<n>\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+)?"
-    r"(?P<unit>calls|requests|turns|messages|prompts|queries|completions)\b",
+    r"\b(?:1|one|a|an|each|every|per)\s+(?P<noun>[a-z]{3,}?)s?\s*"
+    r"(?:≈|~|=|:|is|means|equals|averages|makes|fires|triggers|takes|needs|has|does)?\s*"
+    r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+){0,2}?"
+    r"(?P<unit>calls|requests|turns|messages|prompts|queries|completions|steps)\b",
     re.IGNORECASE,
 )
-"""A unit defined in requests before it is counted: "1 session ≈ 12 LLM calls"."""
+"""A unit defined in requests, before or after it is counted: "1 session ≈ 12 LLM calls",
+"each task averages 14 LLM calls", "per conversation ~6 agent steps"."""
 
 
 def defined_requests(reading: Reading) -> None:
-    """Count requests, not the unit defined in them ("1 session ≈ 12 LLM calls", then
-    "90k sessions/day" is 1.08M requests a day), said with both figures."""
+    """Count requests, not the unit defined in them ("1 session ≈ 12 LLM calls" and "90k
+    sessions/day" are 1.08M requests a day), said with both figures."""
     source = reading.sources.get("requests_per_day")
     value = reading.values.get("requests_per_day")
     if source is None or not isinstance(value, float):
@@ -312,7 +316,7 @@ def defined_requests(reading: Reading) -> None:
         return
     noun, unit = defined["noun"].lower(), defined["unit"].lower()
     said = source.lower()
-    if noun not in said or unit in said or defined.start() > reading.text.find(source):
+    if noun not in said or unit in said:
         return
     per = float(defined["n"])
     reading.withdraw("requests_per_day")

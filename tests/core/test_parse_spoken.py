@@ -938,3 +938,11 @@ def test_growth_quarter_over_quarter_is_no_share_of_the_traffic(catalog: Catalog
                 "quarter over quarter", catalog).fields
     assert got["requests_per_day"] == 1_000_000
     assert got["monthly_growth"] == pytest.approx(1.3 ** (1 / 3) - 1)
+
+
+def test_a_unit_defined_in_calls_after_its_count_multiplies(catalog: Catalog) -> None:
+    got = parse("~10k tasks/day, each task averages 12 LLM calls, Qwen3-32B", catalog).fields
+    assert got["requests_per_day"] == 120_000
+    peak = parse("Per conversation ~4 agent steps; 6,000 conversations an hour at peak, about "
+                 "2x the daily average. Qwen3-32B", catalog).fields
+    assert peak["requests_per_day"] == 6_000 * 24 / 2 * 4
