@@ -447,7 +447,7 @@ _CLAUSE_END = re.compile(r"[,;.(\n!?]")
 _MEASURING = re.compile(
     r"\b(?:we\s+got|got|achieved|maxed\s+out\s+at|topped\s+out\s+at|saw|they\s+get"
     r"|load[\s-]test\w*|peaked\s+at\s+a\s+throughput)\b[^.;!?\n]{0,20}$"
-    r"|\b(?:measured|benchmarked)\b[^.;!?\n]{0,60}$"
+    r"|\b(?:measured|benchmarked|bench|benchmark)\b(?:[^.;!?\n]|(?<=\d)\.(?=\d)){0,60}$"
     r"|\bthroughput\s+(?:now|today|currently|at\s+the\s+moment)\s+(?:is|are|runs\s+at)\s*"
     r"(?:about|around|~)?\s*$",
     re.IGNORECASE,

@@ -226,7 +226,7 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
     count = pairs.gpu_count if pairs.gpu_count is not None else reading.gpu_count
     if len(reading.gpu_prices) > 1 and "price_per_gpu_hour" not in pairs.values:
         notes.extend(_prices_per_gpu(fields, reading, kind))
-    if kind == "traffic" and len(ids) > 1:
+    if len(ids) > 1:
         today = [g for g in ids if _run_today(reading, g)]
         if today and len(today) < len(ids):  # "today: Mixtral on 8x A100 … move to H100"
             ids = [g for g in ids if g not in today]
@@ -253,7 +253,8 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
 
 _TODAY = re.compile(
     r"\b(?:today|currently|current(?:ly)?|self[\s-]hosted|existing|we\s+run|they\s+run"
-    r"|running|runs|now|at\s+the\s+moment|move\s+off|off\s+of|replace|bill\s+is)\b",
+    r"|running|runs|now|at\s+the\s+moment|move\s+off|off\s+of|replace|bill\s+is|bench"
+    r"|benchmark(?:ed)?|tested|their\s+own|our\s+own|(?:switching|moving|migrating)\s+from)\b",
     re.IGNORECASE,
 )
 """Words before a GPU that make it the hardware they have, not the one to size on."""

@@ -235,7 +235,8 @@ def _lexemes(
             i += 1
             continue
         if r.kind == "sep":
-            opens = r.text == "(" and out and out[-1].type in _BEFORE_A_FIGURE
+            word = next((t for t in reversed(out) if t.type != FILLER), None)
+            opens = r.text == "(" and word is not None and word.type in _BEFORE_A_FIGURE
             if opens and _figure_at(raws, i + 1):
                 i += 1  # "short outputs (~200)": the figure is the word's own
                 continue

@@ -435,3 +435,18 @@ def test_shorthands_a_dm_uses(catalog: Catalog) -> None:
     month = parse("They processed 6 billion tokens last month, about 75% of that was input. "
                   "Llama 3.1 8B", catalog).fields
     assert month["output_tokens_per_day"] == pytest.approx(6e9 * 0.25 / 30)
+
+
+def test_the_gpu_they_benchmarked_or_own_is_not_the_one_sized(catalog: Catalog) -> None:
+    bench = parse("Customer benchmarked Qwen3-32B on H100: 2,400 tok/s at batch 64. Real traffic: "
+                  "3M requests/day, 1k in / 200 out. Size on B200.", catalog).fields
+    assert bench["gpu"] == "b200"
+    assert "output_tokens_per_day" not in bench
+    own = parse("existing 8x A100 contract ends in May. They want a quote for Llama 3.1 70B on "
+                "16x H200 at $3.10/GPU-hr, batch 32.", catalog).fields
+    assert (own["gpu"], own["gpus"]) == ("h200", 16)
+
+
+def test_a_peak_multiple_in_brackets_after_its_word(catalog: Catalog) -> None:
+    got = parse("~2B output tok/day, Llama 3.1 8B, spiky af (4x at lunch)", catalog).fields
+    assert got["peak_to_average"] == 4.0
