@@ -385,6 +385,8 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
             r.ambiguous(f"'{r.said(m)}': a GPU count is a whole number")
             return
         count = int(value)
+        if count == 1 and any(t.text.lower() == "of them" for t in m.toks):
+            return  # "quote ONE of them": one of the stacks named, not one GPU
         if boxed:
             r.node_gpus = count
     if gpu is not None:

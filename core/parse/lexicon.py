@@ -243,6 +243,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("peak", "factor"): "P2A",
     ("peak", "ratio"): "P2A",
     ("peak", "multiplier"): "P2A",
+    ("daily", "total"): "AVG",
+    ("daily", "volume"): "AVG",
     ("in", "parallel"): "CONCURRENT",
     ("in", "contemporary"): "CONCURRENT",
     ("a", "single"): "ONE",

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from core.parse.tokens import Tok
 
 _SIDES = frozenset({"PEAK", "AVG"})
+_DAILY = re.compile(r"\bdaily\s+(?:total|volume)\b[^\d]*$", re.IGNORECASE)
 REACH = 3
 """Terminals either side of a fact where a peak or average word still qualifies it."""
 UNITS = {
@@ -115,6 +116,8 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
             tok, other_side = other
             assert isinstance(tok.value, float)
             scaled = tok.value * (value / _num(m))  # "120 at peak" in the fact's unit
+            if _DAILY.search(reading.text, max(0, tok.start - 30), tok.start):
+                scaled = tok.value  # "… and the daily total was 720k": a day's already
             said[name].setdefault(other_side, []).append((scaled, tok.text))
     for name, sides in said.items():
         if "peak" in sides:

@@ -619,6 +619,10 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             i += 1
             continue
         if kind == "NUM":
+            if t.text.lower() == "one" and at(i + 1) == "INS" and at(i + 2) == BREAK:
+                out.append(t)  # "one in Virginia, one in Tokyo": a place, not an input
+                i += 2
+                continue
             joint = lex[i + 1].text if i + 1 < n else ""
             if joint in _PAIR_JOINTS:  # "4:1", "1-2k", "3k/800", "2x8"
                 paired = (
@@ -716,7 +720,7 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             ):
                 t = Tok("OUT", t.text, None, t.start, t.end)  # "completions ~250": their length
                 kind = "OUT"
-        if kind in _DIRECTION_WORDS and not (i > 0 and lex[i - 1].type == "NUM"):
+        if kind in _DIRECTION_WORDS and _before(lex, i) != "NUM":
             k = i + 1
             while k < n and lex[k].type == FILLER:
                 k += 1
@@ -754,6 +758,19 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             out.append(Tok("TIME", f"{t.text} {time.text}", time.value, t.start, time.end))
             i += 2
             continue
+        if kind == "PEAK" and t.text.lower().endswith(("hour", "minute", "second")):
+            k = i + 1
+            while k < n and lex[k].type == FILLER:
+                k += 1
+            if at(k) == "NUM" and at(k + 1) in ("REQUESTS", "TOKENS") and at(k + 2) not in (
+                "PER",
+                "PER_TIME",
+            ):  # "Peak hour is ~42k requests": per hour, at the peak
+                unit = t.text.lower().rsplit(None, 1)[-1]
+                said = lex[k + 1]
+                out.extend((t, lex[k], said, Tok("PER_TIME", t.text, unit, said.end, said.end)))
+                i = k + 2
+                continue
         if kind == "PER" and at(i + 1) == "GPU" and at(i + 2) == "PER" and at(i + 3) == "TIME":
             gpu, time = lex[i + 1], lex[i + 3]  # "$28,032 per B200 per year"
             text = " ".join(p.text for p in lex[i : i + 4])
@@ -803,6 +820,14 @@ def _combine(lex: list[Tok]) -> list[Tok]:
         out.append(t)
         i += 1
     return out
+
+
+def _before(lex: list[Tok], i: int) -> str:
+    """The type of the last terminal before ``lex[i]`` that is not a filler."""
+    for k in range(i - 1, -1, -1):
+        if lex[k].type != FILLER:
+            return lex[k].type
+    return ""
 
 
 def _priced(per: Tok, out: list[Tok]) -> bool:

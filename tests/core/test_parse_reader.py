@@ -450,3 +450,23 @@ def test_the_gpu_they_benchmarked_or_own_is_not_the_one_sized(catalog: Catalog) 
 def test_a_peak_multiple_in_brackets_after_its_word(catalog: Catalog) -> None:
     got = parse("~2B output tok/day, Llama 3.1 8B, spiky af (4x at lunch)", catalog).fields
     assert got["peak_to_average"] == 4.0
+
+
+def test_a_peak_hour_count_is_per_hour_and_a_daily_total_its_average(catalog: Catalog) -> None:
+    got = parse("peak hour was 30,000 requests and the daily total was 480k. Qwen3-32B",
+                catalog).fields
+    assert got["requests_per_day"] == 480_000
+    assert got["peak_to_average"] == pytest.approx(30_000 * 24 / 480_000)
+
+
+def test_one_of_several_stacks_and_one_in_a_place_are_no_figures(catalog: Catalog) -> None:
+    got = parse("Two stacks, one in Oregon, one in Dublin: each is Llama 3.1 70B on 8x H200, "
+                "batch 32. Quote ONE of them at $3.50/GPU-hour.", catalog).fields
+    assert (got["gpus"], got["gpu"]) == (8, "h200")
+    assert "input_tokens" not in got
+
+
+def test_an_answer_said_after_its_figure_keeps_it(catalog: Catalog) -> None:
+    got = parse("DeepSeek-R1, 50k requests/day. Each req: ~4k input, ~700 final answer + ~2k "
+                "reasoning.", catalog).fields
+    assert (got["output_tokens"], got["reasoning_tokens"]) == (700, 2000)
