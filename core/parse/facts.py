@@ -696,6 +696,15 @@ def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
         if unit not in _MULTIPLE_PERIODS and not _has(m.toks, "GROWTH"):
             return
         factor = _num(m.toks, "MULT")
+        span = _unit(m.toks, "TIME")
+        if span is not None:  # "Growth 2x over the next 12 months": over that many months
+            months = _num(m.toks, "NUM") * timeunits.seconds(span) / timeunits.seconds("month")
+            if months <= 0 or factor <= 1:
+                return
+            rate = float(factor) ** (1 / months) - 1
+            r.assume(f"{factor:g}x over {months:g} months read as {rate:.2%} a month, compounded")
+            r.put("monthly_growth", rate, f"growth {rate:.3g}/month ({rate:.1%})")
+            return
     rate = float(factor) - 1 if factor is not None else _num(m.toks, "PCT") / 100
     if rate <= 0:
         return

@@ -946,3 +946,8 @@ def test_a_unit_defined_in_calls_after_its_count_multiplies(catalog: Catalog) ->
     peak = parse("Per conversation ~4 agent steps; 6,000 conversations an hour at peak, about "
                  "2x the daily average. Qwen3-32B", catalog).fields
     assert peak["requests_per_day"] == 6_000 * 24 / 2 * 4
+
+
+def test_growth_of_a_multiple_over_some_months_compounds_monthly(catalog: Catalog) -> None:
+    got = parse("2M req/day on Qwen3-32B. Growth 3x over the next 18 months.", catalog).fields
+    assert got["monthly_growth"] == pytest.approx(3 ** (1 / 18) - 1)
