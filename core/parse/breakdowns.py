@@ -22,21 +22,27 @@ from core.parse.numbers import SCALES, compact, digits
 from core.parse.timeunits import per_day
 
 _HEADER = re.compile(
-    r"^[^\n]*?\b(?:by|per)[\s-]+(?:region|team|app|application|product|tenant|customer|site"
-    r"|cluster|service|use[\s-]case|country|market|zone|datacenter)s?\b[^\n]*$"
-    r"|^[^\n]*\b(?:regional|breakdown|split)\b[^\n]*$",
-    re.IGNORECASE | re.MULTILINE,
+    r"\b(?:by|per)[\s-]+(?:region|team|app|application|product|tenant|customer|site"
+    r"|cluster|service|use[\s-]case|country|market|zone|datacenter)s?\b"
+    r"|\b(?:regional|breakdown|split)\b"
 )
+"""A header's words (looked for in the lower-cased text; the header is their line)."""
 _UNIT = re.compile(
     r"\b(?P<what>req(?:uest)?s?|calls?|rps|qps|rpm|(?P<out>output\s+)?tok(?:en)?s?)"
     r"(?:\s*(?:/|per\s+|a\s+)(?P<per>s|sec|second|min|minute|h|hr|hour|d|day|wk|week|mo|month))?\b",
     re.IGNORECASE,
 )
+_NAME = r"[A-Za-z][\w.-]{0,24}(?:[ \t][A-Za-z][\w.-]{0,24})?"
+_FIGURE = r"\d[\d,.]*"
+_SCALE = r"[kKmMbB]|bn|mn"
 _PART = re.compile(
-    r"(?P<name>[A-Za-z][\w.-]{0,24}(?:[ \t][A-Za-z][\w.-]{0,24})?)[ \t]*[:=]?[ \t]+"
-    r"~?(?P<n>\d[\d,.]*)[ \t]*(?P<scale>[kKmMbB]|bn|mn)?(?![\w/%$])"
+    rf"(?P<name>{_NAME})[ \t]*[:=]?[ \t]+~?(?P<n>{_FIGURE})[ \t]*(?P<scale>{_SCALE})?(?![\w/%$])"
 )
-_SEPARATORS = re.compile(r"[ \t]*(?:·|•|\||;|,(?=\s)|\n)[ \t]*")
+_SEPARATOR = r"[ \t]*(?:·|•|\||;|,(?=\s))[ \t]*"
+_SEPARATORS = re.compile(_SEPARATOR)
+_ONE_PART = rf"{_NAME}[ \t]*[:=]?[ \t]+~?{_FIGURE}[ \t]*(?:{_SCALE})?(?![\w/%$])"
+_PART_LINE = re.compile(rf"[ \t]*{_ONE_PART}(?:{_SEPARATOR}{_ONE_PART})*[ \t]*")
+"""A whole line of parts, matched at once (the wrapped-line check asks it of every line)."""
 _PERIODS = {"s": "second", "sec": "second", "min": "minute", "h": "hour", "hr": "hour"} | {
     "d": "day",
     "wk": "week",
@@ -56,8 +62,12 @@ def breakdown(text: str) -> Breakdown | None:
     """The parts under the first header that names a unit, summed per day (or None)."""
     if "\n" not in text:
         return None
-    for header in _HEADER.finditer(text):
-        unit = _UNIT.search(header.group())
+    lower = text.lower()
+    for word in _HEADER.finditer(lower):
+        start = lower.rfind("\n", 0, word.start()) + 1
+        end = lower.find("\n", word.end())
+        end = len(text) if end == -1 else end
+        unit = _UNIT.search(text, start, end)
         if unit is None:
             continue
         what = unit["what"].lower()
@@ -67,7 +77,7 @@ def breakdown(text: str) -> Breakdown | None:
         field = "output_tokens_per_day" if "tok" in what else "requests_per_day"
         if field == "output_tokens_per_day" and not unit["out"]:
             continue  # tokens without a side: the reader asks about those
-        parts = _parts(text, header.end())
+        parts = _parts(text, end)
         if len(parts) < 2:
             continue
         total = per_day(sum(v for _, v in parts), per.lower())
@@ -79,8 +89,7 @@ def breakdown(text: str) -> Breakdown | None:
 def part_line(line: str) -> bool:
     """Whether ``line`` is a breakdown's line of parts ("US-East 60", "eu 1.3M · apac 600k"):
     a record of its own, never a wrapped sentence."""
-    items = [i for i in _SEPARATORS.split(line.strip()) if i]
-    return bool(items) and all(_PART.fullmatch(i.strip()) for i in items)
+    return _PART_LINE.fullmatch(line) is not None
 
 
 def _parts(text: str, start: int) -> list[tuple[str, float]]:

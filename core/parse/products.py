@@ -18,6 +18,7 @@ about, never taken as requests; a conversation a day with no turns stays one req
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -293,15 +294,20 @@ def _replace(reading: Reading, said: str) -> None:
         reading.withdraw("requests_per_day")
 
 
-_DEFINED = re.compile(
-    r"\b(?:1|one|a|an|each|every|per)\s+(?P<noun>[a-z]{3,}?)s?\s*"
-    r"(?:≈|~|=|:|is|means|equals|averages|makes|fires|triggers|takes|needs|has|does)?\s*"
+_DEFINED_AFTER = (
+    r"s?\s*(?:≈|~|=|:|is|means|equals|averages|makes|fires|triggers|takes|needs|has|does)?\s*"
     r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+){0,2}?"
-    r"(?P<unit>calls|requests|turns|messages|prompts|queries|completions|steps)\b",
-    re.IGNORECASE,
+    r"(?P<unit>calls|requests|turns|messages|prompts|queries|completions|steps)\b"
 )
-"""A unit defined in requests, before or after it is counted: "1 session ≈ 12 LLM calls",
-"each task averages 14 LLM calls", "per conversation ~6 agent steps"."""
+_DEFINED_BEFORE = re.compile(r"\b(?:1|one|a|an|each|every|per)\s+$")
+_UNITS_DEFINED = ("call", "request", "turn", "message", "prompt", "quer", "completion", "step")
+
+
+@functools.lru_cache(maxsize=256)
+def _defined(noun: str) -> re.Pattern[str]:
+    """How one unit is defined in requests ("session ≈ 12 LLM calls"), opening on the noun
+    itself so the regex engine skips straight to it."""
+    return re.compile(rf"\b{re.escape(noun)}{_DEFINED_AFTER}")
 
 
 def defined_requests(reading: Reading) -> None:
@@ -311,12 +317,23 @@ def defined_requests(reading: Reading) -> None:
     value = reading.values.get("requests_per_day")
     if source is None or not isinstance(value, float):
         return
-    defined = _DEFINED.search(reading.text)
-    if defined is None:
-        return
-    noun, unit = defined["noun"].lower(), defined["unit"].lower()
     said = source.lower()
-    if noun not in said or unit in said:
+    if any(u in said for u in _UNITS_DEFINED):
+        return  # counted in requests already
+    lower = reading.lower
+    defined, start = None, 0
+    for word in re.findall(r"[a-z]{3,}", said):
+        noun = word[:-1] if word.endswith("s") else word
+        if noun in _PERIODS:
+            continue
+        for found in _defined(noun).finditer(lower):
+            before = _DEFINED_BEFORE.search(lower, max(0, found.start() - 8), found.start())
+            if before is not None:
+                defined, start = found, before.start()
+                break
+        if defined is not None:
+            break
+    if defined is None:
         return
     per = float(defined["n"])
     reading.withdraw("requests_per_day")
@@ -326,5 +343,5 @@ def defined_requests(reading: Reading) -> None:
         "requests_per_day",
         rate,
         f"{compact(rate)} requests/day",
-        f"{source}' × '{' '.join(defined.group().split())}",
+        f"{source}' × '{' '.join(reading.text[start : defined.end()].split())}",
     )
