@@ -561,6 +561,11 @@ def _fx(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, unit = _num(m.toks, "MONEY"), _unit(m.toks)
+    beside = [toks[k] for k in (m.first - 1, m.last + 1) if 0 <= k < len(toks)]
+    per_request = next((t for t in beside if t.type == "PER_REQ"), None)
+    if unit is None and per_request is not None:
+        r.ambiguous(f"'{r.said(m)}' {per_request.text}: a price per request, not used")
+        return  # "revenue per request is ~0.2¢": no GPU's price
     per_gpu = any(t.flag for t in m.toks if t.type == "PER_TIME")
     node = _PER_NODE.match(r.text, m.toks[-1].end)  # "$19.60 per node-hour for an 8x H100 box"
     if node is not None and unit is None:

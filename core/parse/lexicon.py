@@ -28,7 +28,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "docs documents messages requests request req reqs calls call queries query completions "
         "tasks task conversations conversation chats sessions turns descriptions summaries "
         "emails tickets images translations articles reviews reports transcripts searches "
-        "lookups jobs invocations invocation hits msgs msg",
+        "lookups jobs invocations invocation hits msgs msg steps step",
     ),
     "OUT": (
         "",
@@ -61,7 +61,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "concurrent concurrency simultaneous parallel inflight concurrently simultaneously "
         "streams",
     ),
-    "USER": ("", "user users seat seats agents"),
+    "USER": ("", "user users seat seats agents agent"),
     "TERM": ("", "term lease commitment contract commit"),
     "GROWTH": ("", "growth grows grow growing increase increases"),
     "UTIL": ("", "utilization utilisation util utilized utilised busy occupancy"),

@@ -741,6 +741,9 @@ def _combine(lex: list[Tok]) -> list[Tok]:
             ):
                 i += 1  # "lease: 600M output tokens/day", "lease 24 B300 GPUs": not a term
                 continue
+        if kind == "USER" and at(i + 1) == "REQUESTS" and out and out[-1].type == "NUM":
+            i += 1  # "180 agent steps per second", "5M user requests a day": whose requests
+            continue
         if kind == "UTIL" and at(i + 1) == "TIME":  # "16 busy hours a day": no utilization
             out.append(Tok(BREAK, t.text, None, t.start, t.end))
             i += 1

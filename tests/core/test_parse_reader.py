@@ -470,3 +470,17 @@ def test_an_answer_said_after_its_figure_keeps_it(catalog: Catalog) -> None:
     got = parse("DeepSeek-R1, 50k requests/day. Each req: ~4k input, ~700 final answer + ~2k "
                 "reasoning.", catalog).fields
     assert (got["output_tokens"], got["reasoning_tokens"]) == (700, 2000)
+
+
+def test_a_price_per_request_is_no_gpu_price(catalog: Catalog) -> None:
+    got = parse("$2,190 per GPU per month on H100, 30 requests per second of Llama 3.1 8B. "
+                "Revenue per request is ~0.3¢.", catalog)
+    assert got.fields["price_per_gpu_hour"] == pytest.approx(3.0)
+    assert any("a price per request, not used" in a for a in got.ambiguities)
+
+
+def test_steps_of_an_agent_and_requests_of_users_are_requests(catalog: Catalog) -> None:
+    assert parse("120 agent steps per second on Qwen3-32B", catalog).fields[
+        "requests_per_day"] == 120 * 86_400
+    assert parse("3M user requests a day on Llama 3.1 8B", catalog).fields[
+        "requests_per_day"] == 3_000_000
