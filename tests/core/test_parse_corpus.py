@@ -96,9 +96,13 @@ def test_reads_at_least_95_percent_of_the_corpus_fields(catalog: Catalog) -> Non
     )
 
 
-TUNED = [Path(__file__).parent / name for name in ("parse_holdout", "parse_dev")]
+TUNED = [
+    Path(__file__).parent / name
+    for name in ("parse_holdout", "parse_dev", "parse_dev2", "parse_dev4")
+]
 """Sets written blind and scored once, then tuned on: held here so the reader keeps what
-it learned from them. ``parse_sealed`` is not: it is scored once a session, never read."""
+it learned from them (``parse_dev3``, at 93%, is not yet: the bench prints it).
+``parse_sealed`` is not either: it is scored once a session, never read."""
 
 
 @pytest.mark.parametrize("folder", TUNED, ids=lambda p: p.name)
