@@ -3,11 +3,14 @@
 Pipeline (each stage a module named for its idea)::
 
     markup     Slack markup, entities, emoji, code -> plain text (cut at 20,000 chars)
+    workloads  one workload of several, when the message says which ("size (a) first")
     tokens     one regex -> numbers/words/symbols; then typed terminals:
                catalog names (lexicon), numbers with scales (numbers), units of time (timeunits)
+    combine    neighbouring terminals as one ("$" + 4.50 -> MONEY, "per" + day -> PER_TIME)
     grammar    lark LALR(1) over the terminals (grammar.lark) -> facts, never failing
     facts      each rule's meaning -> the JSON contract's field values, said back
     keyvalue   key=value pairs, typed; they win over prose
+    breakdowns a volume broken down under a header, one part a line, summed
     result     parse(): fields shaped by question kind, missing/assumed/ambiguities
     followups  apply_followup(): edits, undo, start over
 

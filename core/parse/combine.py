@@ -1,0 +1,454 @@
+"""Pass 2 of the tokenizer: neighbouring terminals combined into the ones the grammar reads.
+
+``$`` + number -> ``MONEY``, number + ``%`` -> ``PCT``, number + ``x`` -> ``MULT``,
+``per``/``/``/``a`` + time -> ``PER_TIME``, ``per user`` -> ``PER_USER``, ``/M`` ->
+``PER_MILLION``; "4:1", "1-2k", "3k/800" and "2x8" each one figure; words that mean
+something else beside others ("thinking an 18-month lease", "Answer:", "700 in the final
+answer"). Fillers are dropped and runs of ``BREAK`` collapse to one.
+"""
+
+from __future__ import annotations
+
+from core.parse import numbers
+from core.parse.lexicon import BREAK, FILLER
+from core.parse.terminals import Tok
+
+_DIRECTION_WORDS = frozenset({"OUT", "IN", "REASON"})
+_THINKING_ABOUT = frozenset({"a", "an", "about", "of", "we", "maybe", "that", "to", "the"})
+"""After these, "thinking" is what the writer does, not the model's reasoning."""
+_ASKED = frozenset({"questions", "prompts"})
+"""Lengths before a number ("prompts 300"), but counted by the time ("4k questions a day")."""
+_LENGTH_NOUNS = frozenset({"completions", "completion"})
+"""Counted as requests ("2M completions a day"), but before a bare number, a length."""
+_VOLUME_AFTER = frozenset({"OUT", "OUTS", "IN", "INS", "REASON", "TOKENS", "REQUESTS"})
+_HARDWARE = frozenset({"GPU", "GPUWORD", "NODES"})
+"""After "and", a direction word starts the next amount ("1.200 tokens and output 350")."""
+_PAIR_JOINTS = frozenset({":", "-", "to", "To", "TO", "/", "x", "X", "×"})
+
+
+def combine(lex: list[Tok]) -> list[Tok]:
+    """The lexemes with their neighbours combined (see the module docstring)."""
+    out: list[Tok] = []
+    i, n = 0, len(lex)
+
+    def at(k: int) -> str:
+        return lex[k].type if k < n else ""
+
+    while i < n:
+        t = lex[i]
+        kind = t.type
+        if (
+            kind == "REASON"
+            and t.text.lower() == "thinking"
+            and i + 1 < n
+            and lex[i + 1].text.lower() in _THINKING_ABOUT
+        ):  # "thinking an 18-month lease": the verb
+            out.append(Tok(BREAK, t.text, None, t.start, t.end))
+            i += 1
+            continue
+        if kind == "NUM":
+            if t.text.lower() == "one" and at(i + 1) == "INS" and at(i + 2) == BREAK:
+                out.append(t)  # "one in Virginia, one in Tokyo": a place, not an input
+                i += 2
+                continue
+            joint = lex[i + 1].text if i + 1 < n else ""
+            if joint in _PAIR_JOINTS:  # "4:1", "1-2k", "3k/800", "2x8"
+                paired = (
+                    _ratio(lex, i)
+                    or _range(lex, i)
+                    or _in_out(lex, i)
+                    or _product(lex, i)
+                    or _split(lex, i)
+                )
+                if paired is not None:
+                    out.append(paired)
+                    i += 3
+                    continue
+            if at(i + 1) == "PCTWORD":
+                out.append(_merge("PCT", lex[i : i + 2], t.value))
+                i += 2
+                continue
+            if at(i + 1) == "CENTS":  # "two dollars and fifty cents"
+                assert isinstance(t.value, float)
+                money = _merge("MONEY", lex[i : i + 2], t.value / 100)
+                dollars = out[-1] if out and out[-1].type == "MONEY" else None
+                if dollars is not None and isinstance(dollars.value, float):
+                    out.pop()
+                    money = _merge("MONEY", [dollars, money], dollars.value + t.value / 100)
+                out.append(money)
+                i += 2
+                continue
+            if at(i + 1) == "TIMESWORD":
+                out.append(_merge("MULT", lex[i : i + 2], t.value))
+                i += 2
+                continue
+            if at(i + 1) == "FXWORD":
+                out.append(_merge("FX", lex[i : i + 2], t.value))
+                i += 2
+                continue
+            if at(i + 1) == "MONEYWORD" and (
+                lex[i + 1].text != "$" or at(i + 2) == "PER"
+            ):  # "2,45 USD", "2,10 $/GPU/h"; a lone "$" after a number opens the next price
+                cents = lex[i + 2] if at(i + 2) == "NUM" and t.flag else None
+                if cents is not None and cents.flag and _cents(cents.value):
+                    # "two dollars fifty": said aloud, the cents follow the dollars
+                    assert isinstance(t.value, float) and isinstance(cents.value, float)
+                    out.append(_merge("MONEY", lex[i : i + 3], t.value + cents.value / 100))
+                    i += 3
+                    continue
+                out.append(_merge("MONEY", lex[i : i + 2], t.value))
+                i += 2
+                continue
+            out.append(t)
+            i += 1
+            continue
+        if kind == "FXWORD" and at(i + 1) == "NUM":  # "€3.10": not dollars, said
+            out.append(_merge("FX", lex[i : i + 2], lex[i + 1].value))
+            i += 2
+            continue
+        if kind == "MONEYWORD" and at(i + 1) == "NUM":
+            out.append(_merge("MONEY", lex[i : i + 2], lex[i + 1].value))
+            i += 2
+            continue
+        if kind == "INS" and i > 0 and lex[i - 1].type == "NUM":
+            k = i + 1
+            while k < n and lex[k].type == FILLER:
+                k += 1
+            if k > i + 1 and at(k) == "OUT":  # "~700 in the final answer": its output
+                i += 1
+                continue
+        if (
+            kind == "INS"
+            and at(i + 1) == "NUM"
+            and at(i + 2) in ("OUTS", "OUT")
+            and at(i + 3) == "NUM"
+        ):
+            out.append(Tok("IN", t.text, None, t.start, t.end))  # "in 8k out 1k"
+            out.append(lex[i + 1])
+            out.append(Tok("OUT", lex[i + 2].text, None, lex[i + 2].start, lex[i + 2].end))
+            out.append(lex[i + 3])
+            i += 4
+            continue
+        if (
+            kind == "IN"
+            and (at(i + 1) == "PER_TIME" or (at(i + 1) == "PER" and at(i + 2) == "TIME"))
+            and out
+            and out[-1].type == "NUM"
+            and t.text.lower() in _ASKED
+        ):
+            t = Tok("REQUESTS", t.text, None, t.start, t.end)  # "4k questions a day"
+            kind = "REQUESTS"
+        if kind == "REQUESTS" and t.text.lower() in _LENGTH_NOUNS:
+            k = i + 1
+            while k < n and lex[k].type == FILLER:
+                k += 1
+            after_tokens = i > 0 and lex[i - 1].type == "TOKENS"  # "500-token completions"
+            if after_tokens or (
+                at(k) == "NUM" and at(k + 1) not in ("PER_TIME", "TIME", "REQUESTS")
+            ):
+                t = Tok("OUT", t.text, None, t.start, t.end)  # "completions ~250": their length
+                kind = "OUT"
+        if kind in _DIRECTION_WORDS and _before(lex, i) != "NUM":
+            k = i + 1
+            while k < n and lex[k].type == FILLER:
+                k += 1
+            if k > i + 1 and at(k) == "NUM" and at(k + 1) in _DIRECTION_WORDS:
+                i += 1  # "each answer is ~5k reasoning + 1k visible": the number's own word wins
+                continue
+        answer = kind == "OUT" and t.text.lower() == "answer"
+        if answer and at(i + 1) == FILLER and lex[i + 1].text == ":":
+            out.append(Tok(BREAK, t.text, None, t.start, t.end))  # 'Answer: "3 years."'
+            i += 2
+            continue
+        if kind == "TERM":
+            k = i + 1
+            while k < n and lex[k].type == FILLER:
+                k += 1
+            if at(k) == "NUM" and (
+                at(k + 1) in _VOLUME_AFTER or (at(k + 1) in _HARDWARE and at(i - 1) != "TIME")
+            ):
+                i += 1  # "lease: 600M output tokens/day", "lease 24 B300 GPUs": not a term
+                continue
+        if kind == "USER" and at(i + 1) == "REQUESTS" and out and out[-1].type == "NUM":
+            i += 1  # "180 agent steps per second", "5M user requests a day": whose requests
+            continue
+        if kind == "UTIL" and at(i + 1) == "TIME":  # "16 busy hours a day": no utilization
+            out.append(Tok(BREAK, t.text, None, t.start, t.end))
+            i += 1
+            continue
+        if kind == "TIMESWORD" and at(i + 1) == "NUM":
+            out.append(_merge("XNUM", lex[i : i + 2], lex[i + 1].value))
+            i += 2
+            continue
+        if kind == "PER" and at(i + 1) == "TIME" and _waiting(out, t):
+            toks, i = _one_unit(lex, i)  # "first token in under a second and a half"
+            out.extend(toks)
+            continue
+        if kind == "PER" and at(i + 1) == "TIME" and _fraction_of(out, t):
+            time = lex[i + 1]  # "TTFT under half a second": the fraction's unit
+            out.append(Tok("TIME", f"{t.text} {time.text}", time.value, t.start, time.end))
+            i += 2
+            continue
+        if kind == "PEAK" and t.text.lower().endswith(("hour", "minute", "second")):
+            k = i + 1
+            while k < n and lex[k].type == FILLER:
+                k += 1
+            if at(k) == "NUM" and at(k + 1) in ("REQUESTS", "TOKENS") and at(k + 2) not in (
+                "PER",
+                "PER_TIME",
+            ):  # "Peak hour is ~42k requests": per hour, at the peak
+                unit = t.text.lower().rsplit(None, 1)[-1]
+                said = lex[k + 1]
+                out.extend((t, lex[k], said, Tok("PER_TIME", t.text, unit, said.end, said.end)))
+                i = k + 2
+                continue
+        if kind == "PER" and at(i + 1) == "GPU" and at(i + 2) == "PER" and at(i + 3) == "TIME":
+            gpu, time = lex[i + 1], lex[i + 3]  # "$28,032 per B200 per year"
+            text = " ".join(p.text for p in lex[i : i + 4])
+            out.append(Tok("PER_TIME", text, time.value, t.start, time.end, True))
+            out.append(gpu)
+            i += 4
+            continue
+        if kind == "PER":
+            hit = _per(lex, i, out)
+            if hit is not None:
+                tok, i = hit
+                if out and out[-1].type == "NUM" and out[-1].flag and _priced(tok, out):
+                    out[-1] = _spoken_price(out[-1])  # "one ninety per GPU hour"
+                out.append(tok)
+                continue
+            if t.text.lower().startswith("in "):  # "12k tokens in each," is input after all
+                out.append(Tok("INS", t.text, None, t.start, t.end))
+            i += 1
+            continue
+        if (
+            kind == FILLER
+            and t.text.lower() == "window"
+            and out
+            and out[-1].type == "NUM"
+            and isinstance(out[-1].value, float)
+            and out[-1].value >= 1024
+        ):  # "a 64k window": a context window; "a 2-hour window" is no fact
+            out.append(Tok("CONTEXT", t.text, None, t.start, t.end))
+            i += 1
+            continue
+        if kind == FILLER and t.text.lower() == "and" and at(i + 1) in _DIRECTION_WORDS:
+            out.append(Tok(BREAK, t.text, None, t.start, t.end))  # "… tokens and output …"
+            i += 1
+            continue
+        if kind.startswith("RATE_"):
+            unit = kind.removeprefix("RATE_")
+            out.append(Tok(unit, t.text, None, t.start, t.end))
+            out.append(Tok("PER_TIME", t.text, t.value, t.start, t.end))
+            i += 1
+            continue
+        if kind in (FILLER, "MONEYWORD", "PCTWORD", "TIMESWORD", "SCALE_M", "CENTS", "FXWORD"):
+            i += 1
+            continue
+        if kind == BREAK and (not out or out[-1].type == BREAK):
+            i += 1
+            continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def _before(lex: list[Tok], i: int) -> str:
+    """The type of the last terminal before ``lex[i]`` that is not a filler."""
+    for k in range(i - 1, -1, -1):
+        if lex[k].type != FILLER:
+            return lex[k].type
+    return ""
+
+
+def _priced(per: Tok, out: list[Tok]) -> bool:
+    """Whether a number said in words before ``per`` is a price: per GPU-hour, or per
+    million tokens after another price ("ten dollars per million out and two fifty per
+    million in")."""
+    if per.type == "PER_TIME":
+        return per.flag and per.value == "hour"
+    return per.type == "PER_MILLION" and any(t.type == "MONEY" for t in out[-6:-1])
+
+
+def _spoken_price(number: Tok) -> Tok:
+    """A price said aloud the short way is dollars and cents ("two fifty" is $2.50)."""
+    value = numbers.dollars_and_cents(number.text)
+    money = Tok("MONEY", number.text, number.value, number.start, number.end, True)
+    if value is not None:
+        money.value = value
+        money.note = f"'{number.text}' read as ${value:.2f}"
+    return money
+
+
+def _waiting(out: list[Tok], t: Tok) -> bool:
+    """Whether "a" before a time is a wait ("TTFT within a second"), not a rate's "a day"."""
+    if t.text.lower() not in ("a", "an") or not out:
+        return False
+    last = out[-1].type if out[-1].type != "INS" or len(out) < 2 else out[-2].type
+    return last == "TTFT"
+
+
+def _fraction_of(out: list[Tok], t: Tok) -> bool:
+    """Whether "a" before a time follows a fraction of a wait ("TTFT under half a second")."""
+    return (
+        t.text.lower() in ("a", "an")
+        and len(out) > 1
+        and out[-1].type == "NUM"
+        and out[-1].text.lower() in numbers.FRACTIONS
+        and out[-2].type in ("TTFT", "INS")
+    )
+
+
+def _one_unit(lex: list[Tok], i: int) -> tuple[list[Tok], int]:
+    """One unit of time, or one and a half ("a second and a half"): a number and its time."""
+    end, value = i + 2, 1.0
+    half = lex[i + 2 : i + 5]
+    if (
+        len(half) == 3
+        and half[0].text.lower() == "and"
+        and half[1].text.lower() in ("a", "an")
+        and half[2].type == "FACTOR"
+        and half[2].value == 0.5
+    ):
+        end, value = i + 5, 1.5
+    number = _merge("NUM", lex[i:end], value)
+    time = lex[i + 1]
+    return [number, Tok("TIME", time.text, time.value, number.end, number.end)], end
+
+
+def _product(lex: list[Tok], i: int) -> Tok | None:
+    """``2x8`` written as one word: two nodes of eight, 16 (said)."""
+    if i + 2 >= len(lex) or lex[i + 1].type != "TIMESWORD" or lex[i + 2].type != "NUM":
+        return None
+    a, x, b = lex[i], lex[i + 1], lex[i + 2]
+    if a.end != x.start or x.end != b.start or x.text.lower() not in ("x", "×"):
+        return None
+    assert isinstance(a.value, float) and isinstance(b.value, float)
+    tok = _merge("NUM", [a, x, b], a.value * b.value)
+    tok.text = f"{a.text}x{b.text}"
+    tok.note = f"'{tok.text}' read as {a.value * b.value:g} ({a.value:g} x {b.value:g})"
+    return tok
+
+
+def _split(lex: list[Tok], i: int) -> Tok | None:
+    """``70/30 output/input``: shares of the tokens, not a length (``core.parse.volumes``
+    reads them); a break, so neither figure is taken for a request's tokens."""
+    if i + 3 >= len(lex) or lex[i + 1].text not in ("/", ":") or lex[i + 2].type != "NUM":
+        return None
+    a, b = lex[i].value, lex[i + 2].value
+    if not isinstance(a, float) or not isinstance(b, float) or a + b != 100:
+        return None
+    if lex[i + 3].type not in ("OUT", "OUTS", "IN", "INS"):
+        return None
+    return _merge(BREAK, lex[i : i + 3], None)
+
+
+def _ratio(lex: list[Tok], i: int) -> Tok | None:
+    """``4:1`` (a peak-to-average ratio, glued): the multiple 4."""
+    if i + 2 >= len(lex) or lex[i + 1].text != ":" or lex[i + 2].type != "NUM":
+        return None
+    a, colon, b = lex[i], lex[i + 1], lex[i + 2]
+    if a.end != colon.start or colon.end != b.start:
+        return None
+    assert isinstance(a.value, float) and isinstance(b.value, float)
+    if not 0 < b.value <= 10 or a.value < b.value:
+        return None  # "10:30" is a time, not a ratio
+    return _merge("MULT", [a, colon, b], a.value / b.value)
+
+
+def _in_out(lex: list[Tok], i: int) -> Tok | None:
+    """``3k/800``: input and output tokens of a request, the shorthand's order."""
+    if i + 2 >= len(lex) or lex[i + 1].text != "/" or lex[i + 2].type != "NUM":
+        return None
+    a, slash, b = lex[i], lex[i + 1], lex[i + 2]
+    if a.end != slash.start or slash.end != b.start:
+        return None
+    assert isinstance(a.value, float) and isinstance(b.value, float)
+    if not (a.value >= 1 and b.value >= 1 and a.value == int(a.value) and b.value == int(b.value)):
+        return None
+    if max(a.value, b.value) < 100 and _scale_of(a.text) == _scale_of(b.text) == 1:
+        return None  # "09/30" is a date, "24/7" a schedule: no request is that short
+    tok = _merge("INOUT", [a, slash, b], f"{a.value:.0f}/{b.value:.0f}")
+    tok.note = f"'{tok.text}' read as input/output tokens of a request"
+    return tok
+
+
+def _range(lex: list[Tok], i: int) -> Tok | None:
+    """``1-2k``, ``8 to 16``: the top of the range, said (capacity is sized for it)."""
+    if i + 2 >= len(lex) or lex[i + 1].text.lower() not in ("-", "to"):
+        return None
+    low, high = lex[i], lex[i + 2]
+    if high.type != "NUM" or not isinstance(low.value, float):
+        return None
+    assert isinstance(high.value, float)
+    bottom = low.value
+    scale = _scale_of(high.text)
+    if scale > 1 and _scale_of(low.text) == 1 and bottom * scale <= high.value:
+        bottom *= scale  # "1-2k" is 1,000 to 2,000
+    if not 0 < bottom < high.value:
+        return None
+    tok = _merge("NUM", [low, lex[i + 1], high], high.value)
+    tok.note = (
+        f"'{tok.text}' read as {numbers.compact(high.value)}, the top of the range "
+        f"(say '{numbers.compact((bottom + high.value) / 2)}' for its middle)"
+    )
+    return tok
+
+
+def _scale_of(text: str) -> float:
+    tail = text.replace(",", "").lstrip("0123456789.").strip().lower()
+    return numbers.SCALES.get(tail, 1.0)
+
+
+def _cents(value: object) -> bool:
+    return isinstance(value, float) and value.is_integer() and 0 < value < 100
+
+
+def _per(lex: list[Tok], i: int, out: list[Tok]) -> tuple[Tok, int] | None:
+    """``per``/``/``/``a``/``each`` and what follows: a time, a user, a request, a million."""
+    n = len(lex)
+    j = i + 1
+    while j < n and lex[j].type == FILLER and j + 1 < n and lex[j + 1].type == "TIME":
+        j += 1  # "per working day"
+    gpu = False
+    if j < n and lex[j].type == "GPUWORD":
+        gpu = True
+        j += 1
+        k = j
+        while k + 1 < n and lex[k].type in ("PER", FILLER):
+            k += 1  # "per GPU per calendar month"
+        if k > j and lex[k].type == "TIME":
+            j = k
+        elif j < n and lex[j].type == "PER_TIME":  # "per GPU per annum"
+            return _merge("PER_TIME", lex[i : j + 1], lex[j].value, flag=True), j + 1
+    if j >= n:
+        return None
+    nxt = lex[j]
+    if nxt.type == "TIME":
+        end = j + 1
+        if end + 1 < n and lex[end].type == "PER" and lex[end + 1].type in ("GPU", "GPUWORD"):
+            gpu = True  # "$2,900/mo per H100": the GPU's own price; the GPU stays a name
+            end += 2 if lex[end + 1].type == "GPUWORD" else 1
+        return _merge("PER_TIME", lex[i : j + 1], nxt.value, flag=gpu), end
+    if gpu:
+        return None
+    if nxt.type == "USER":
+        return _merge("PER_USER", lex[i : j + 1], None), j + 1
+    if nxt.type == "REQUESTS":
+        return _merge("PER_REQ", lex[i : j + 1], None), j + 1
+    if nxt.type == "NUM" and nxt.value == 1e3 and any(t.type == "MONEY" for t in out[-3:]):
+        return _merge("PER_MILLION", lex[i : j + 1], "thousand"), j + 1  # "$0.0006 per 1K"
+    million = nxt.type == "SCALE_M" or (nxt.type == "NUM" and nxt.value == 1e6)
+    if million:
+        money = any(t.type == "MONEY" for t in out[-3:]) or (
+            i > 0 and lex[i - 1].type == "MONEYWORD"  # "show $/M at 70% utilization"
+        )
+        if money or nxt.type == "NUM" or nxt.text.lower() != "m":
+            return _merge("PER_MILLION", lex[i : j + 1], None), j + 1
+        return _merge("PER_TIME", lex[i : j + 1], "minute"), j + 1
+    return None
+
+
+def _merge(kind: str, parts: list[Tok], value: float | str | None, *, flag: bool = False) -> Tok:
+    text = " ".join(p.text for p in parts)
+    return Tok(kind, text, value, parts[0].start, parts[-1].end, flag or parts[0].flag)
