@@ -10,7 +10,9 @@
 The header says what is counted and per what time; each part under it is a name and a
 figure, with no unit of its own (so the grammar reads none of them). The parts are one
 fleet's load: their sum is the volume, said with every part. A header without a unit,
-or parts with their own units, are left to the rest of the reader.
+or parts with their own units, are left to the rest of the reader. Parts listed after a
+rate ("tenant A 100k req/day, B 250k, C 50k") are its unit's, and summed when the message
+says they go together ("size the combined load").
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.parse.numbers import SCALES, compact, digits
+from core.parse.numbers import SCALES, amount, compact, digits
 from core.parse.timeunits import per_day
 
 _HEADER = re.compile(
@@ -108,3 +110,34 @@ def _parts(text: str, start: int) -> list[tuple[str, float]]:
             scale = SCALES.get((m["scale"] or "").lower(), 1.0)
             parts.append((m["name"].strip(), value * scale))
     return parts
+
+
+_MORE_PARTS = re.compile(
+    r"(?:[ \t]*,[ \t]*(?:and[ \t]+)?(?P<name>[A-Za-z][\w-]{0,15})[ \t]+~?(?P<n>\d[\d,.]*)"
+    r"[ \t]*(?P<scale>[kKmMbB])?(?=[ \t]*(?:[,.;)\n]|and\b|$)))"
+)
+_TOGETHER = re.compile(r"\b(?:combined|together|in\s+all|altogether|total|sum)\b", re.IGNORECASE)
+
+
+def listed(text: str, said: str, value: float) -> tuple[float, str] | None:
+    """ "tenant A 100k req/day, B 250k, C 50k … size the combined load": the parts listed
+    after a rate, in its unit, summed when the message says they go together; the day's
+    total and the parts as said, or None."""
+    at = text.find(said)
+    if at == -1:
+        return None
+    figure = amount(said.split()[0])
+    if not figure:
+        return None
+    parts, end = [], at + len(said)
+    while (more := _MORE_PARTS.match(text, end)) is not None:
+        number = digits(more["n"])
+        if number is None:
+            return None
+        parts.append((more["name"], number * SCALES.get((more["scale"] or "").lower(), 1.0)))
+        end = more.end()
+    if not parts or not _TOGETHER.search(text, end, end + 200):
+        return None  # parts, then "size the combined load"
+    per_figure = value / figure  # the rate's unit, as a day's
+    total = value + sum(v for _, v in parts) * per_figure
+    return total, " + ".join([said, *(f"{name} {compact(v)}" for name, v in parts)])

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from core.catalog import Catalog
 from core.parse import context
 from core.parse.api_prices import both_sides
-from core.parse.breakdowns import breakdown
+from core.parse.breakdowns import breakdown, listed
 from core.parse.dates import dates
 from core.parse.discounts import discounted
 from core.parse.facts import Reading, read
@@ -130,7 +130,19 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
 
 
 def summed(reading: Reading) -> None:
-    """A volume broken down under a header ("Traffic by region (avg req/day):"), summed."""
+    """A volume broken down under a header ("Traffic by region (avg req/day):") or listed
+    after its rate ("tenant A 100k req/day, B 250k, C 50k"), summed."""
+    source = reading.sources.get("requests_per_day")
+    value = reading.values.get("requests_per_day")
+    if source is not None and isinstance(value, float):
+        found = listed(reading.text, source, value)
+        if found is not None:  # "tenant A 100k req/day, B 250k, C 50k … combined"
+            reading.withdraw("requests_per_day")
+            reading.match = None
+            reading.put(
+                "requests_per_day", found[0], f"{compact(found[0])} requests/day in all", found[1]
+            )
+            return
     parts = breakdown(reading.text)
     if parts is None or parts.field in reading.values:
         return

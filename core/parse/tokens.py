@@ -356,6 +356,14 @@ def _name(raws: list[Raw], i: int, lexicon: Lexicon) -> tuple[Tok, int] | None:
     terminal, rid, end = best
     if end == i + 1 and raws[i].kind == "num" and _unit_follows(raws, end):
         return None  # "405B tokens a day" is a number, not Llama 405B
+    last = raws[end - 1]
+    if (
+        last.kind == "num"
+        and end < len(raws)
+        and raws[end].start == last.end
+        and raws[end].lower in ("k", "m", "b", "bn", "mn")
+    ):
+        return None  # "tenant A 100k req/day": a count, not an A100
     text = _joined(raws, i, end)
     tok = Tok(terminal, text, rid, raws[i].start, raws[end - 1].end)
     derived = lexicon.spelling.derived.get(matched) if lexicon.spelling else None

@@ -46,3 +46,12 @@ def test_busy_hours_in_a_product_are_counted_once_and_are_no_utilization(
                 catalog).fields
     assert got["requests_per_day"] == 100 * 20 * 10
     assert "planned_utilization" not in got
+
+
+def test_parts_listed_after_a_rate_add_up_when_said_together(catalog: Catalog) -> None:
+    got = parse("Four tenants: tenant A 120k req/day, B 60k, C 20k. Llama 3.1 8B, 800 in / 100 "
+                "out. Size the combined load on H100.", catalog).fields
+    assert got["requests_per_day"] == 200_000
+    assert got["gpu"] == "h100-sxm"  # "A 120k" is no A100
+    alone = parse("tenant A 120k req/day, avg 1,800 in / 300 out. Llama 3.1 8B", catalog).fields
+    assert alone["requests_per_day"] == 120_000
