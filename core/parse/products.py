@@ -42,16 +42,17 @@ _PERIODS = {
 """Time words a count is said over, in days (a traffic month is 30 days, a year 365)."""
 _DAU = re.compile(
     r"\s*(?:(?P<d>daus?|daily\s+active\s+users?|daily\s+users?)"
-    r"|(?P<m>maus?|monthly\s+active\s+users?))\b",
+    r"|(?P<m>maus?|monthly\s+active\s+users?|waus?|weekly\s+active\s+[a-z]+s|weekly\s+actives))\b",
     re.IGNORECASE,
 )
 _DAU_BEFORE = re.compile(
     r"(?:\b(?P<d>daus?|daily\s+active\s+users?|daily\s+users?)"
-    r"|\b(?P<m>maus?|monthly\s+active\s+users))\s*(?:of|is|are|:|=|~|≈|at)?\s*$",
+    r"|\b(?P<m>maus?|monthly\s+active\s+users|waus?|weekly\s+active\s+users))"
+    r"\s*(?:of|is|are|:|=|~|≈|at)?\s*$",
     re.IGNORECASE,
 )
-"""Daily active users count per day; monthly ones say no time of their own (how often
-each asks does)."""
+"""Daily active users count per day; monthly and weekly ones say no time of their own
+(how often each asks does)."""
 _SEGMENT = re.compile(r"[^,.;:()\n=×\d!?]*")
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)?|/")
 _NOT_COUNTS = frozenset(
@@ -69,7 +70,8 @@ _PEOPLE = frozenset(
 """Populations that send requests themselves: a count of them alone is asked about."""
 _EACH_BEFORE = re.compile(
     r"(?:\beach(?:\s+one)?|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
-    r"|\b(?:one|a|each|every|per)\s+(?:person|user|member|employee|student|customer)"
+    r"|\b(?:one|an?|each|every|per)\s+(?:active\s+|daily\s+|typical\s+)?"
+    r"(?:person|user|member|employee|student|customer|player)"
     r"(?:\s+(?:on\s+)?(?:average|avg))?)\s+"
     r"(?:is|makes|does|fires|triggers|sends|has|needs|takes|averages|=)?\s*"
     r"(?:about|around|roughly|~|≈)?\s*$",
@@ -103,7 +105,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     """Set ``requests_per_day`` from a population and its frequencies, when both are said."""
     text = reading.text
     lower = reading.lower
-    daily_users = "dau" in lower or "daily" in lower or "mau" in lower or "monthly" in lower
+    daily_users = any(w in lower for w in ("dau", "daily", "mau", "monthly", "wau", "weekly"))
     chain: list[Factor] = []
     for t in counts:
         if not isinstance(t.value, float) or t.value <= 0:
@@ -115,6 +117,8 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
         ):
             continue  # "each one does around 8 requests": the 8 is the frequency
         if not chain:
+            if _EACH_BEFORE.search(text, max(0, t.start - 30), t.start):
+                continue  # "each runs about four sessions a week": a frequency, not who
             population = _population(text, t, daily_users)
             if population is not None:
                 chain.append(population)
@@ -123,9 +127,9 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
         if factor is None and t.type != "PCT":  # a percent is a share or nothing
             factor = _factor(text, t)
         if factor is None or not _follows(factor, chain[-1]):
-            if len(chain) > 1:
-                break
             other = _population(text, t, daily_users)
+            if len(chain) > 1 and (other is None or other.noun != "users"):
+                break  # a funnel's result ("→ 100k WAU") starts the chain afresh
             if other is not None:
                 chain = [other]
             continue
@@ -294,13 +298,13 @@ def _replace(reading: Reading, said: str) -> None:
         reading.withdraw("requests_per_day")
 
 
+_UNIT_WORDS = "calls|requests|turns|messages|prompts|queries|completions|steps"
 _DEFINED_AFTER = (
     r"s?\s*(?:≈|~|=|:|is|means|equals|averages|makes|fires|triggers|takes|needs|has|does)?\s*"
     r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+){0,2}?"
-    r"(?P<unit>calls|requests|turns|messages|prompts|queries|completions|steps)\b"
+    rf"(?P<unit>{_UNIT_WORDS})\b"
 )
 _DEFINED_BEFORE = re.compile(r"\b(?:1|one|a|an|each|every|per)\s+$")
-_UNITS_DEFINED = ("call", "request", "turn", "message", "prompt", "quer", "completion", "step")
 
 
 @functools.lru_cache(maxsize=256)
@@ -310,6 +314,15 @@ def _defined(noun: str) -> re.Pattern[str]:
     return re.compile(rf"\b{re.escape(noun)}{_DEFINED_AFTER}")
 
 
+@functools.lru_cache(maxsize=256)
+def _per_noun(noun: str) -> re.Pattern[str]:
+    """The same said unit first: "~8 turns per call", "36 LLM calls each session"."""
+    return re.compile(
+        rf"(?P<n>\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+)?(?P<unit>{_UNIT_WORDS})\s+"
+        rf"(?:per|each|a|an|every)\s+{re.escape(noun)}\b"
+    )
+
+
 def defined_requests(reading: Reading) -> None:
     """Count requests, not the unit defined in them ("1 session ≈ 12 LLM calls" and "90k
     sessions/day" are 1.08M requests a day), said with both figures."""
@@ -317,11 +330,11 @@ def defined_requests(reading: Reading) -> None:
     value = reading.values.get("requests_per_day")
     if source is None or not isinstance(value, float):
         return
-    said = source.lower()
-    if any(u in said for u in _UNITS_DEFINED):
-        return  # counted in requests already
+    rates = [reading.said(m) for name, _, m in reading.quantities if name == "requests_per_day"]
+    said = " ".join([source, *rates]).lower()  # a peak's words and its average's
     lower = reading.lower
-    defined, start = None, 0
+    defined: re.Match[str] | None = None
+    start = 0
     for word in re.findall(r"[a-z]{3,}", said):
         noun = word[:-1] if word.endswith("s") else word
         if noun in _PERIODS:
@@ -331,17 +344,24 @@ def defined_requests(reading: Reading) -> None:
             if before is not None:
                 defined, start = found, before.start()
                 break
+        else:
+            unit_first = _per_noun(noun).search(lower)  # "36 turns per call"
+            if unit_first is not None:
+                defined, start = unit_first, unit_first.start()
         if defined is not None:
             break
-    if defined is None:
-        return
+    if defined is None or defined["unit"].rstrip("s") in said:
+        return  # "5k calls a day, each call is 2 calls": counted in requests already
     per = float(defined["n"])
-    reading.withdraw("requests_per_day")
+    counted = next((r for r in [*reversed(rates), source] if noun in r.lower()), source)
+    ends = tuple(f"← '{r}'" for r in (source, counted))  # the rate, said again below
+    reading.understood[:] = [u for u in reading.understood if not u.endswith(ends)]
+    del reading.values["requests_per_day"]
     reading.match = None
     rate = value * per
     reading.put(
         "requests_per_day",
         rate,
         f"{compact(rate)} requests/day",
-        f"{source}' × '{' '.join(reading.text[start : defined.end()].split())}",
+        f"{counted}' × '{' '.join(reading.text[start : defined.end()].split())}",
     )

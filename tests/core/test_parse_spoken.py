@@ -951,3 +951,17 @@ def test_a_unit_defined_in_calls_after_its_count_multiplies(catalog: Catalog) ->
 def test_growth_of_a_multiple_over_some_months_compounds_monthly(catalog: Catalog) -> None:
     got = parse("2M req/day on Qwen3-32B. Growth 3x over the next 18 months.", catalog).fields
     assert got["monthly_growth"] == pytest.approx(3 ** (1 / 18) - 1)
+
+
+def test_weekly_actives_a_funnel_and_turns_per_phone_call(catalog: Catalog) -> None:
+    wau = parse("• 200k signups\n• ~25% convert to weekly actives → *50k WAU*\n"
+                "• an active user sends ~14 messages a week\nQwen3-32B", catalog).fields
+    assert wau["requests_per_day"] == pytest.approx(50_000 * 14 / 7)
+    students = parse("70k weekly active students, each runs about two sessions a week, five "
+                     "turns per session. Llama 3.1 8B", catalog).fields
+    assert students["requests_per_day"] == pytest.approx(70_000 * 2 * 5 / 7)
+    calls = parse("average 6k calls/hour, peak at 15k/hour. Each call is ~5 turns. Qwen3-32B",
+                  catalog).fields
+    assert calls["requests_per_day"] == pytest.approx(6_000 * 24 * 5)
+    per_call = parse("300 calls/hour, 20 turns per call. Qwen3-32B", catalog).fields
+    assert per_call["requests_per_day"] == pytest.approx(300 * 24 * 20)
