@@ -236,6 +236,9 @@ def combine(lex: list[Tok]) -> list[Tok]:
             out.append(Tok(BREAK, t.text, None, t.start, t.end))  # "… tokens and output …"
             i += 1
             continue
+        if kind == "PER_TIME" and t.text.lower().endswith("night") and _before(lex, i) == "TIME":
+            i += 1  # "runs 6h per night": a window of hours (core.parse.volumes), not a rate
+            continue
         if kind.startswith("RATE_"):
             unit = kind.removeprefix("RATE_")
             out.append(Tok(unit, t.text, None, t.start, t.end))

@@ -691,20 +691,29 @@ def _budget(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 
 _MULTIPLE_PERIODS = frozenset({"quarter", "year"})
+_OVER_A_SPAN = re.compile(r"\W*(?:\w+\W+){0,2}?(?:every|over|within|in)\b", re.IGNORECASE)
+"""Between a multiple and its span: "doubling every 6 months", "2x over the next year"."""
 """Periods a multiple is growth over without a growth word: "4x YoY", "3x a quarter"."""
 
 
 def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
     factor = next((t.value for t in m.toks if t.type == "FACTOR"), None)  # "doubles every year"
     unit = _unit(m.toks)
-    if _has(m.toks, "MULT"):  # "4x YoY", "3x-ing every quarter"; "3x a day" is how often
-        if unit not in _MULTIPLE_PERIODS and not _has(m.toks, "GROWTH"):
+    if _has(m.toks, "MULT", "FACTOR"):  # "4x YoY", "3x-ing a quarter"; "3x a day" is how often
+        if _has(m.toks, "MULT") and unit not in _MULTIPLE_PERIODS and not _has(m.toks, "GROWTH"):
             return
-        factor = _num(m.toks, "MULT")
+        factor = _num(m.toks, "MULT") if _has(m.toks, "MULT") else factor
         span = _unit(m.toks, "TIME")
-        if span is not None:  # "Growth 2x over the next 12 months": over that many months
-            months = _num(m.toks, "NUM") * timeunits.seconds(span) / timeunits.seconds("month")
-            if months <= 0 or factor <= 1:
+        if span is not None and factor is not None:  # "2x over the next 12 months"
+            if not _OVER_A_SPAN.match(r.text, m.toks[0].end, m.toks[-1].start):
+                return  # "double that for next year", "APAC to double next quarter"
+            count = _num(m.toks, "NUM") if _has(m.toks, "NUM") else 1.0  # "triple … a year"
+            months = count * (
+                timeunits.TERM_MONTHS[span]
+                if span in timeunits.TERM_MONTHS
+                else timeunits.seconds(span) / timeunits.seconds("month")
+            )
+            if months <= 0 or float(factor) <= 1:
                 return
             rate = float(factor) ** (1 / months) - 1
             r.assume(f"{factor:g}x over {months:g} months read as {rate:.2%} a month, compounded")

@@ -965,3 +965,15 @@ def test_weekly_actives_a_funnel_and_turns_per_phone_call(catalog: Catalog) -> N
     assert calls["requests_per_day"] == pytest.approx(6_000 * 24 * 5)
     per_call = parse("300 calls/hour, 20 turns per call. Qwen3-32B", catalog).fields
     assert per_call["requests_per_day"] == pytest.approx(300 * 24 * 20)
+
+
+def test_doubling_every_some_months_and_a_volume_a_night(catalog: Catalog) -> None:
+    got = parse("30k questions/day, doubling every 4 months. Qwen3-32B", catalog).fields
+    assert got["monthly_growth"] == pytest.approx(2 ** (1 / 4) - 1)
+    assert "term_months" not in got
+    night = parse("40M output tokens a night now, expected to triple over the next year. "
+                  "Llama 3.1 8B", catalog).fields
+    assert night["output_tokens_per_day"] == 40e6
+    assert night["monthly_growth"] == pytest.approx(3 ** (1 / 12) - 1)
+    later = parse("1M req/day on Qwen3-32B. Double that for next year.", catalog).fields
+    assert "monthly_growth" not in later
