@@ -23,6 +23,8 @@ _LENGTH_NOUNS = frozenset({"completions", "completion"})
 _VOLUME_AFTER = frozenset({"OUT", "OUTS", "IN", "INS", "REASON", "TOKENS", "REQUESTS"})
 _HARDWARE = frozenset({"GPU", "GPUWORD", "NODES"})
 """After "and", a direction word starts the next amount ("1.200 tokens and output 350")."""
+_NOT_GENERATED = ("embed", "rerank", "retriev", "vector", "search", "ocr", "asr", "tts")
+"""Calls that go to something other than the model sized: not requests to it."""
 _PAIR_JOINTS = frozenset({":", "-", "to", "To", "TO", "/", "x", "X", "×"})
 
 
@@ -46,6 +48,12 @@ def combine(lex: list[Tok]) -> list[Tok]:
             out.append(Tok(BREAK, t.text, None, t.start, t.end))
             i += 1
             continue
+        if kind == "NUM" and at(i + 1) in (BREAK, FILLER):
+            k = _counted_noun(lex, i + 1)
+            if k is not None:  # "4.3M classification calls a day": the count's own noun
+                out.append(t)
+                i = k
+                continue
         if kind == "NUM":
             if t.text.lower() == "one" and at(i + 1) == "INS" and at(i + 2) == BREAK:
                 out.append(t)  # "one in Virginia, one in Tokyo": a place, not an input
@@ -254,6 +262,21 @@ def combine(lex: list[Tok]) -> list[Tok]:
         out.append(t)
         i += 1
     return out
+
+
+def _counted_noun(lex: list[Tok], j: int) -> int | None:
+    """Where a count's requests word is, past one or two words that say what kind
+    ("4.3M classification calls a day", "1,500 NPC-line requests/s"), when a time follows."""
+    k = j
+    while k < len(lex) and k - j < 3 and (
+        (lex[k].type == BREAK and lex[k].text.isalpha()) or lex[k].text == "-"
+    ):
+        if lex[k].text.lower().startswith(_NOT_GENERATED):
+            return None  # "1.5M embedding calls/day": no model's generation
+        k += 1
+    if k == j or k + 1 >= len(lex) or lex[k].type != "REQUESTS":
+        return None
+    return k if lex[k + 1].type in ("PER", "PER_TIME") else None
 
 
 def _before(lex: list[Tok], i: int) -> str:

@@ -484,3 +484,13 @@ def test_steps_of_an_agent_and_requests_of_users_are_requests(catalog: Catalog) 
         "requests_per_day"] == 120 * 86_400
     assert parse("3M user requests a day on Llama 3.1 8B", catalog).fields[
         "requests_per_day"] == 3_000_000
+
+
+def test_a_count_with_its_kind_before_its_requests_word(catalog: Catalog) -> None:
+    for said, rate in (("2.5M classification calls a day", 2.5e6),
+                       ("800 NPC-line requests/s", 800 * 86_400),
+                       ("12M dialogue lines per day", 12e6)):
+        got = parse(f"{said} on Llama 3.1 8B", catalog).fields
+        assert got["requests_per_day"] == pytest.approx(rate), said
+    assert "requests_per_day" not in parse("900k embedding calls/day on Llama 3.1 8B",
+                                           catalog).fields
