@@ -55,9 +55,14 @@ def combine(lex: list[Tok]) -> list[Tok]:
                 i = k
                 continue
         if kind == "NUM":
-            if t.text.lower() == "one" and at(i + 1) == "INS" and at(i + 2) == BREAK:
-                out.append(t)  # "one in Virginia, one in Tokyo": a place, not an input
+            if at(i + 1) == "INS" and at(i + 2) == BREAK and lex[i + 2].text.isalpha():
+                out.append(t)  # "one in Virginia", "TLS 1.3 in transit": no input tokens
                 i += 2
+                continue
+            arrow = _arrow(lex, i)
+            if arrow is not None:  # "2k→200": a request's tokens in and out, written short
+                out.append(arrow)
+                i += 3
                 continue
             joint = lex[i + 1].text if i + 1 < n else ""
             if joint in _PAIR_JOINTS:  # "4:1", "1-2k", "3k/800", "2x8"
@@ -380,6 +385,17 @@ def _ratio(lex: list[Tok], i: int) -> Tok | None:
     if not 0 < b.value <= 10 or a.value < b.value:
         return None  # "10:30" is a time, not a ratio
     return _merge("MULT", [a, colon, b], a.value / b.value)
+
+
+def _arrow(lex: list[Tok], i: int) -> Tok | None:
+    """``2k→200`` written glued: input and output tokens of a request, as ``3k/800``."""
+    if i + 2 >= len(lex) or lex[i + 1].text != "→" or lex[i + 2].type != "NUM":
+        return None
+    a, b = lex[i], lex[i + 2]
+    if a.end != lex[i + 1].start or lex[i + 1].end != b.start:
+        return None  # "300 → 600 tokens" with spaces: often a change, not a pair
+    slashed = [a, Tok("FILLER", "/", None, a.end, b.start), b]
+    return _in_out(slashed, 0)
 
 
 def _in_out(lex: list[Tok], i: int) -> Tok | None:

@@ -176,6 +176,8 @@ def _per(unit: str) -> str:
 
 
 _AT_BEFORE = re.compile(r"(?:\bat|@)\s*~?\s*$", re.IGNORECASE)
+_CENTS_SAID = re.compile(r"\d{1,2}\.\d\d")
+"""A figure written with its cents ("2.95"): a price, not a count."""
 _BARE_PRICE_MAX = 30.0
 """A bare figure an hour "at" this or less is a GPU's price; larger ones are counts."""
 
@@ -197,9 +199,10 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
         _requests(r, value, unit, said)
         return
     if not _has(m.toks, "TOKENS", "OUT", "OUTS", "IN", "INS", "REASON"):
-        if unit == "hour" and 0.1 <= value <= _BARE_PRICE_MAX and _AT_BEFORE.search(
-            r.text, max(0, m.toks[0].start - 6), m.toks[0].start
-        ):  # "2x h100 at 2.3/hr": a GPU-hour price said without its dollar sign
+        cents = _CENTS_SAID.fullmatch(m.toks[0].text) is not None
+        if unit == "hour" and 0.1 <= value <= _BARE_PRICE_MAX and (
+            cents or _AT_BEFORE.search(r.text, max(0, m.toks[0].start - 6), m.toks[0].start)
+        ):  # "2x h100 at 2.3/hr", "…, 2.95/hr": a GPU-hour price said without its dollar sign
             r.assume(f"'{said}' read as ${value:.2f}/GPU-hour (no currency said)")
             r.price_said = said
             r.put("price_per_gpu_hour", value, f"${value:.2f}/GPU-hour")
@@ -403,7 +406,7 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 def _peak(r: Reading, m: Match, toks: list[Tok]) -> None:
     factor = next((t.value for t in m.toks if t.type == "FACTOR"), None)  # "peaks double"
-    value = float(factor) if factor is not None else _num(m.toks, "MULT", "NUM")
+    value = float(factor) if factor is not None else _num(m.toks, "MULT", "XNUM", "NUM")
     if value < 1:
         r.ambiguous(f"'{r.said(m)}': a peak is at least the average")
         return

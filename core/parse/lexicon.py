@@ -42,13 +42,14 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "CONTEXT": ("", "context ctx"),
     "PEAK": (
         "",
-        "peak peaks peaky peaking peaked burst bursts spikes spike busiest spiky spikey bursty",
+        "peak peaks peaky peaking peaked burst bursts spikes spike busiest spiky spikey bursty pk",
     ),
     "NODES": ("", "node nodes server servers box boxes host hosts machine machines rack racks"),
     "CENTS": ("", "cents cent ¢"),
     "FXWORD": (
         "",
-        "€ £ eur euro euros gbp pound pounds yen jpy rmb cny yuan inr rupees rupee brl reais",
+        "€ £ eur euro euros gbp pound pounds yen jpy rmb cny yuan inr rupees rupee brl reais "
+        "chf sek nok dkk cad aud sgd hkd krw",
     ),
     "AVG": ("", "average averaged avg mean baseline normal usual typical overall"),
     "P2A": ("", "p2a ptoa"),
@@ -192,6 +193,7 @@ _RATE_WORDS: dict[str, tuple[str, str]] = {
     "rsp": ("REQUESTS", "second"),
     "qps": ("REQUESTS", "second"),
     "rpm": ("REQUESTS", "minute"),
+    "rph": ("REQUESTS", "hour"),
     "tps": ("TOKENS", "second"),
     "tpm": ("TOKENS", "minute"),
     "tpd": ("TOKENS", "day"),
@@ -264,6 +266,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("peak", ":", "average"): "P2A",
     ("peak", "-", "to", "-", "average"): "P2A",
     ("peak", "-", "to", "-", "avg"): "P2A",
+    ("peak", "-", "to", "-", "mean"): "P2A",
+    ("peak", "/", "mean"): "P2A",
     ("batch", "size"): "BATCH",
     ("visible", "output"): "OUT",
     ("at", "once"): "CONCURRENT",

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 _SIDES = frozenset({"PEAK", "AVG"})
 _DAILY = re.compile(r"\bdaily\s+(?:total|volume)\b[^\d]*$", re.IGNORECASE)
+MAX_RATIO = 50.0
+"""A peak this many times its average is no peak and average of one volume."""
 REACH = 3
 """Terminals either side of a fact where a peak or average word still qualifies it."""
 UNITS = {
@@ -169,8 +171,8 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
     ratio = reading.values.get("peak_to_average")
     if average is not None:
         mean, mean_said = average
-        if mean <= 0 or mean > peak:
-            return
+        if mean <= 0 or mean > peak or mean < peak / MAX_RATIO:
+            return  # "42,000 tok/s … peak-to-mean 1.8": a ratio beside it, not its average
         reading.values[name] = round(mean) if name == "concurrency" else mean
         if ratio is None:
             reading.values["peak_to_average"] = peak / mean

@@ -55,7 +55,8 @@ _IBERIAN = re.compile(
 """Words of a Spanish or Portuguese message, where "mil" means a thousand."""
 _SHORT_GPU = re.compile(r"[abglmt]\d")
 """Two-character GPU names (L4, T4, A2): "H2" and "Q3" are halves and quarters."""
-_GLUED = re.compile(r"(?P<kw>bs|batch|ctx|context)(?P<n>\d+(?:\.\d+)?)(?P<k>k?)")
+_GLUED = re.compile(r"(?P<kw>bs|batch|ctx|context|c)(?P<n>\d+(?:\.\d+)?)(?P<k>k?)")
+"""A keyword and its number in one word: "bs32", "ctx8k", "c48" (vLLM's concurrency)."""
 _NOT_KEY = re.compile(r"[^a-z0-9.]+")
 _ANCHORS = frozenset(
     {
@@ -221,9 +222,9 @@ def _lexemes(
         glued = None
         if r.kind == "word" and r.lower[0] in "bc" and r.lower[-1] in "0123456789k":
             glued = _GLUED.fullmatch(r.lower)
-        if glued is not None:  # "bs32", "ctx8k": a keyword and its number in one word
+        if glued is not None and not (glued["kw"] == "c" and glued["k"]):
             number = float(glued["n"]) * (1e3 if glued["k"] else 1.0)
-            terminal = "CONTEXT" if glued["kw"].startswith("c") else "BATCH"
+            terminal = "CONTEXT" if glued["kw"] in ("ctx", "context") else "BATCH"
             out.append(Tok(terminal, r.text, None, r.start, r.end))
             out.append(Tok("NUM", r.text, number, r.start, r.end))
             i += 1

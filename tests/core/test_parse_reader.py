@@ -494,3 +494,23 @@ def test_a_count_with_its_kind_before_its_requests_word(catalog: Catalog) -> Non
         assert got["requests_per_day"] == pytest.approx(rate), said
     assert "requests_per_day" not in parse("900k embedding calls/day on Llama 3.1 8B",
                                            catalog).fields
+
+
+def test_telegraphic_one_liners(catalog: Catalog) -> None:
+    got = parse("K3 · 16×B300 · c64 · nvfp4 · $5.10 · 24mo", catalog).fields
+    assert (got["concurrency"], got["gpus"], got["price_per_gpu_hour"]) == (64, 16, 5.10)
+    short = parse("2x8 H200, dsv3, fp8, b=128, 2k/500, 3.15/hr", catalog).fields
+    assert (short["concurrency"], short["price_per_gpu_hour"]) == (128, 3.15)
+    arrow = parse("qwen3-32b / h100 / 20 rps avg / 60 pk / 3k→250", catalog).fields
+    assert (arrow["input_tokens"], arrow["output_tokens"]) == (3000, 250)
+    assert arrow["peak_to_average"] == pytest.approx(3.0)
+    rph = parse("k2.5 h200 · 4k rph avg · pk×2", catalog).fields
+    assert (rph["requests_per_day"], rph["peak_to_average"]) == (96_000, 2.0)
+
+
+def test_a_bare_price_in_another_currency_and_a_version_in_transit(catalog: Catalog) -> None:
+    got = parse("4x H100 with Llama 3.1 70B at batch 8, billed at CHF 2.40/GPU-hour", catalog)
+    assert "price_per_gpu_hour" not in got.fields
+    tls = parse("500k requests/day on Qwen3-32B, 2,000 tokens in / 300 out. TLS 1.3 in transit.",
+                catalog).fields
+    assert tls["input_tokens"] == 2000
