@@ -23,6 +23,7 @@ _LENGTH_NOUNS = frozenset({"completions", "completion"})
 _VOLUME_AFTER = frozenset({"OUT", "OUTS", "IN", "INS", "REASON", "TOKENS", "REQUESTS"})
 _HARDWARE = frozenset({"GPU", "GPUWORD", "NODES"})
 """After "and", a direction word starts the next amount ("1.200 tokens and output 350")."""
+_HOURS = frozenset({"hour", "minute", "second"})
 _NOT_GENERATED = ("embed", "rerank", "retriev", "vector", "search", "ocr", "asr", "tts")
 """Calls that go to something other than the model sized: not requests to it."""
 _PAIR_JOINTS = frozenset({":", "-", "to", "To", "TO", "/", "x", "X", "×"})
@@ -202,6 +203,11 @@ def combine(lex: list[Tok]) -> list[Tok]:
             out.append(Tok("TIME", f"{t.text} {time.text}", time.value, t.start, time.end))
             i += 2
             continue
+        if kind == "PEAK" and at(i + 1) == "TIME" and lex[i + 1].value in _HOURS:
+            t = Tok("PEAK", f"{t.text} {lex[i + 1].text}", None, t.start, lex[i + 1].end)
+            lex[i + 1] = t  # "busiest hour is 72,000 requests": as "peak hour" below
+            i += 1
+            kind = "PEAK"
         if kind == "PEAK" and t.text.lower().endswith(("hour", "minute", "second")):
             k = i + 1
             while k < n and lex[k].type == FILLER:

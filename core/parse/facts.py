@@ -570,7 +570,8 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.ambiguous(f"'{r.said(m)}' {per_request.text}: a price per request, not used")
         return  # "revenue per request is ~0.2¢": no GPU's price
     per_gpu = any(t.flag for t in m.toks if t.type == "PER_TIME")
-    node = _PER_NODE.match(r.text, m.toks[-1].end)  # "$19.60 per node-hour for an 8x H100 box"
+    node = _PER_NODE.match(r.text, m.toks[-1].end) or _WHOLE_BOX.match(r.text, m.toks[-1].end)
+    # "$19.60 per node-hour for an 8x H100 box", "$7,300/month for the whole box"
     if node is not None and unit is None:
         period = _NODE_PERIOD.match(r.text, node.end())  # "$41,600/node/month"
         unit = _NODE_PERIODS.get(p := period["period"].lower(), p) if period else None
@@ -620,6 +621,10 @@ _PER_NODE = re.compile(
     re.IGNORECASE,
 )
 """A price said for a whole node: divided by its GPUs once the message names them."""
+_WHOLE_BOX = re.compile(
+    r"\s*(?:for|per)\s+(?:the\s+)?(?:whole|entire|full)\s+(?:box|node|server|machine|pod)\b",
+    re.IGNORECASE,
+)
 _NODE_PERIOD = re.compile(r"\s*(?:/|per|a|an)\s*(?P<period>month|mo|year|yr|week|day)\b", re.I)
 _NODE_PERIODS = {"mo": "month", "yr": "year"}
 _HOURLY_MAX = 100.0

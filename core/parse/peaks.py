@@ -108,10 +108,8 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
             side = "peak" if inner == "PEAK" else "average"
         else:
             side = _side(toks, m.first, m.last, covered)
-        if side == "stated" and (
-            any(m.last < k <= m.last + REACH for k in ratios) or m is pointed
-        ):
-            side = "peak"
+        if m is pointed or (side == "stated" and any(m.last < k <= m.last + REACH for k in ratios)):
+            side = "peak"  # "…, the average per day is 40% of this": the rate before is the peak
         said.setdefault(name, {}).setdefault(side, []).append((value, reading.said(m)))
         other = _elliptic(toks, m.last, covered)
         if other is not None:

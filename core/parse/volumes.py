@@ -301,6 +301,8 @@ def part_of_a_total(reading: Reading) -> None:
         subject = reading.text[max(0, found.start() - 30) : found.start()].lower()
         if any(w in subject for w in _TOKEN_SIDES):
             continue  # "the reasoning is ~70% of it": a split of a request's tokens
+        if any(w in subject for w in ("average", "avg", "mean")):
+            continue  # "the average hour is about 35% of that": the peak's ratio (peaks)
         share = float(found["pct"]) / 100
         reading.values[name] = value * share
         unit = UNITS[name]

@@ -514,3 +514,16 @@ def test_a_bare_price_in_another_currency_and_a_version_in_transit(catalog: Cata
     tls = parse("500k requests/day on Qwen3-32B, 2,000 tokens in / 300 out. TLS 1.3 in transit.",
                 catalog).fields
     assert tls["input_tokens"] == 2000
+
+
+def test_a_busiest_hour_and_an_average_as_its_share(catalog: Catalog) -> None:
+    got = parse("Their busiest hour is 40,000 requests and the average hour is about 25% of that. "
+                "Qwen3-32B on H200", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(40_000 * 24 * 0.25)
+    assert got["peak_to_average"] == pytest.approx(4.0)
+
+
+def test_a_monthly_price_for_the_whole_box_is_split_over_its_gpus(catalog: Catalog) -> None:
+    got = parse("4x L40S running Llama 3.1 8B, batch 64, $2,920/month for the whole box",
+                catalog).fields
+    assert got["price_per_gpu_hour"] == pytest.approx(2_920 / 730 / 4)
