@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from core.parse import numbers
 from core.parse.facts import QUANTITIES
 from core.parse.numbers import compact
 from core.parse.timeunits import seconds
@@ -365,3 +366,62 @@ def defined_requests(reading: Reading) -> None:
         f"{compact(rate)} requests/day",
         f"{counted}' × '{' '.join(reading.text[start : defined.end()].split())}",
     )
+
+
+_MINUTES_PER_CALL = re.compile(
+    r"\b(?:average|avg)\s+call\s+(?:is\s+|of\s+|lasts\s+)?(?:about\s+|~\s*)?"
+    r"(?P<a>\d+(?:\.\d+)?)\s*min(?:ute)?s?\b"
+    r"|\b(?P<b>\d+(?:\.\d+)?)\s*min(?:ute)?s?\s+(?:average|avg|on\s+average|per\s+call|a\s+call)\b",
+    re.IGNORECASE,
+)
+_TURNS_PER_MINUTE = re.compile(
+    r"\b(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?:llm\s+)?turns?\s+(?:per|a|each)\s+minute\b",
+    re.IGNORECASE,
+)
+
+
+_CALL_MINUTES = re.compile(
+    r"(?P<n>\d[\d,.]*)\s*(?P<scale>[kKmMbB])?\s+(?:call\s+)?minutes\s+(?:per|a|each)\s+"
+    r"(?P<per>day|week|month|year)\b",
+    re.IGNORECASE,
+)
+
+
+def call_minutes(reading: Reading) -> None:
+    """Voice agents count calls and minutes, the model counts turns: "2,500 calls a day,
+    average call 3.5 minutes, about five LLM turns per minute" is 43,750 requests a day
+    (and "five turns per minute" is no rate of its own)."""
+    if "minute" not in reading.lower:
+        return
+    turns = _TURNS_PER_MINUTE.search(reading.text)
+    if turns is None:
+        return
+    per_minute = float(numbers.words([turns["n"].lower()]) or turns["n"])
+    calls = [
+        (value, reading.said(m))
+        for name, value, m in reading.quantities
+        if name == "requests_per_day" and "call" in reading.said(m).lower()
+    ]
+    minutes = _MINUTES_PER_CALL.search(reading.text)
+    spent = _CALL_MINUTES.search(reading.text)
+    if calls and minutes is not None:
+        value, said = calls[-1]
+        per_call = float(minutes["a"] or minutes["b"])
+        rate = value * per_call * per_minute
+        said = f"{said}' × '{' '.join(minutes.group().split())}"
+    elif spent is not None:  # "5.4M call minutes per month"
+        total = numbers.digits(spent["n"])
+        if total is None:
+            return
+        total *= numbers.SCALES.get((spent["scale"] or "").lower(), 1.0)
+        rate = total / _PERIODS[spent["per"].lower()] * per_minute
+        said = " ".join(spent.group().split())
+    else:
+        return
+    reading.withdraw("requests_per_day")
+    ends = tuple(f"← '{c}'" for _, c in calls)  # the calls, said again with their turns
+    reading.understood[:] = [u for u in reading.understood if not u.endswith(ends)]
+    reading.match = None
+    words = " ".join(turns.group().split())
+    reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", f"{said}' × '{words}")

@@ -30,7 +30,7 @@ from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import compact, digits, words
 from core.parse.plausible import implausible
-from core.parse.products import defined_requests, multiply
+from core.parse.products import call_minutes, defined_requests, multiply
 from core.parse.reasoning import split_reasoning
 from core.parse.references import blank_references
 from core.parse.sums import add_up
@@ -107,6 +107,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
             shared_model(reading, whole, catalog)
     multiply(reading, tokens.counts)
     defined_requests(reading)
+    call_minutes(reading)
     totals(reading, tokens.counts)
     over_a_window(reading)
     active_hours(reading)

@@ -977,3 +977,13 @@ def test_doubling_every_some_months_and_a_volume_a_night(catalog: Catalog) -> No
     assert night["monthly_growth"] == pytest.approx(3 ** (1 / 12) - 1)
     later = parse("1M req/day on Qwen3-32B. Double that for next year.", catalog).fields
     assert "monthly_growth" not in later
+
+
+def test_voice_calls_minutes_and_turns_per_minute_are_requests(catalog: Catalog) -> None:
+    calls = parse("~1,000 calls a day, average call 4 minutes, about three LLM turns per minute. "
+                  "Llama 3.1 8B on L40S", catalog)
+    assert calls.fields["requests_per_day"] == 1_000 * 4 * 3
+    assert not any(u.startswith("1,000 requests/day") for u in calls.understood)
+    minutes = parse("3M call minutes per month, ~5 turns per minute. Qwen3-32B on H200",
+                    catalog).fields
+    assert minutes["requests_per_day"] == pytest.approx(3e6 / 30 * 5)
