@@ -186,6 +186,9 @@ def combine(lex: list[Tok]) -> list[Tok]:
         if kind == "USER" and at(i + 1) == "REQUESTS" and out and out[-1].type == "NUM":
             i += 1  # "180 agent steps per second", "5M user requests a day": whose requests
             continue
+        if kind == "BUDGET" and _before(lex, i) in ("TPOT", "TTFT"):
+            i += 1  # "TPOT budget 15 ms": a latency's budget, not money
+            continue
         if kind == "UTIL" and at(i + 1) == "TIME":  # "16 busy hours a day": no utilization
             out.append(Tok(BREAK, t.text, None, t.start, t.end))
             i += 1

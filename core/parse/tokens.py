@@ -365,6 +365,12 @@ def _name(raws: list[Raw], i: int, lexicon: Lexicon) -> tuple[Tok, int] | None:
         and raws[end].lower in ("k", "m", "b", "bn", "mn")
     ):
         return None  # "tenant A 100k req/day": a count, not an A100
+    if terminal == "MODEL" and end - i > 1 and lexicon.names.get(raws[end - 1].key, ("",))[0] == (
+        "PRECISION"
+    ):
+        end -= 1  # "Qwen3-32B FP8": the model, then its precision read on its own
+        while end - 1 > i and raws[end - 1].kind == "sym":
+            end -= 1
     text = _joined(raws, i, end)
     tok = Tok(terminal, text, rid, raws[i].start, raws[end - 1].end)
     derived = lexicon.spelling.derived.get(matched) if lexicon.spelling else None

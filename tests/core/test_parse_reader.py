@@ -527,3 +527,13 @@ def test_a_monthly_price_for_the_whole_box_is_split_over_its_gpus(catalog: Catal
     got = parse("4x L40S running Llama 3.1 8B, batch 64, $2,920/month for the whole box",
                 catalog).fields
     assert got["price_per_gpu_hour"] == pytest.approx(2_920 / 730 / 4)
+
+
+def test_a_latency_budget_a_model_with_its_precision_and_a_yearless_date(catalog: Catalog) -> None:
+    tpot = parse("Qwen3-32B on B200, 2M req/day, TPOT budget 20 ms", catalog).fields
+    assert tpot["min_per_user_tokens_per_s"] == pytest.approx(50)
+    fp8 = parse("2x H200, Qwen3-32B FP8, batch 64", catalog).fields
+    assert (fp8["model"], fp8["precision"]) == ("qwen3-32b", "fp8")
+    dated = parse("for the committee on 12/09: one 8-GPU B300 node, GLM-5, batch 24, at $29,200 "
+                  "per node per month", catalog).fields
+    assert (dated["gpus"], dated["price_per_gpu_hour"]) == (8, pytest.approx(5.0))
