@@ -18,11 +18,12 @@ _DATE = re.compile(
     r"(?P<iso>\b(?P<y>20\d\d)[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})\b)"
     rf"|(?P<mdy>\b(?P<mon>{_MONTHS})\.?\s+(?P<md>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<my>20\d\d)\b)"
     rf"|(?P<dmy>\b(?P<dd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<dmon>{_MONTHS})\.?,?\s+(?P<dy>20\d\d)\b)"
-    r"|(?P<short>(?<=\bon )\d{1,2}/\d{1,2}(?![/\d])|(?<=\bby )\d{1,2}/\d{1,2}(?![/\d]))"
     r"|(?P<dotted>\b(?P<td>\d{1,2})\.(?P<tm>\d{1,2})\.(?P<ty>20\d\d)\b)",
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"20\d\d")
+_SHORT = re.compile(r"(?<=\bon |\bby )\d{1,2}/\d{1,2}(?![/\d])")
+"""A day with no year after "on" or "by" ("on 12/09"): blanked, never an as-of date."""
 _AS_OF = re.compile(
     r"\b(?:as[\s-]+of|effective|dated|valid\s+from|au|stand|zum)\s*:?\s*$", re.IGNORECASE
 )
@@ -44,8 +45,10 @@ _MONTH_NUMBER = {
 def dates(text: str) -> tuple[str, list[tuple[dt.date, str]]]:
     """The text with its dates blanked, and each "as of" date with the words it came from."""
     found: list[tuple[dt.date, str]] = []
-    if _YEAR.search(text) is None and "/" not in text:
-        return text, found  # most messages have no date: a year, or "on 12/09"
+    if "/" in text:
+        text = _SHORT.sub(lambda m: " " * len(m.group()), text)  # "on 12/09": no quantity
+    if _YEAR.search(text) is None:
+        return text, found  # every other date form names its year: most messages have none
 
     def blank(m: re.Match[str]) -> str:
         if text[max(0, m.start() - 3) : m.start()].rstrip().endswith("="):
@@ -63,8 +66,6 @@ def dates(text: str) -> tuple[str, list[tuple[dt.date, str]]]:
 
 def _date(m: re.Match[str]) -> dt.date | None:
     try:
-        if m.group("short"):
-            return None  # "on 12/09": a day with no year, blanked and never an as-of date
         if m.group("iso"):
             return dt.date(int(m["y"]), int(m["m"]), int(m["d"]))
         if m.group("dotted"):  # "30.09.2026": day first, as every dotted date is written

@@ -118,10 +118,10 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
         ):
             continue  # "each one does around 8 requests": the 8 is the frequency
         if not chain:
-            if _EACH_BEFORE.search(text, max(0, t.start - 30), t.start):
-                continue  # "each runs about four sessions a week": a frequency, not who
             population = _population(text, t, daily_users)
-            if population is not None:
+            if population is not None and not _EACH_BEFORE.search(
+                text, max(0, t.start - 30), t.start
+            ):  # "each runs about four sessions a week": a frequency, not who asks
                 chain.append(population)
             continue
         factor = _share(text, t) if len(chain) == 1 else None
@@ -336,9 +336,9 @@ def defined_requests(reading: Reading) -> None:
     lower = reading.lower
     defined: re.Match[str] | None = None
     start = 0
-    for word in re.findall(r"[a-z]{3,}", said):
-        noun = word[:-1] if word.endswith("s") else word
-        if noun in _PERIODS:
+    nouns = dict.fromkeys(w[:-1] if w.endswith("s") else w for w in re.findall(r"[a-z]{3,}", said))
+    for noun in nouns:  # each once: a 10 KB message says its rates' nouns many times
+        if noun in _PERIODS or noun in ("per", "and", "the", "avg", "average", "peak"):
             continue
         for found in _defined(noun).finditer(lower):
             before = _DEFINED_BEFORE.search(lower, max(0, found.start() - 8), found.start())
