@@ -24,6 +24,7 @@ _VOLUME_AFTER = frozenset({"OUT", "OUTS", "IN", "INS", "REASON", "TOKENS", "REQU
 _HARDWARE = frozenset({"GPU", "GPUWORD", "NODES"})
 """After "and", a direction word starts the next amount ("1.200 tokens and output 350")."""
 _HOURS = frozenset({"hour", "minute", "second"})
+_OVER = frozenset({"over", "in", "during", "across", "within"})
 _NOT_GENERATED = ("embed", "rerank", "retriev", "vector", "search", "ocr", "asr", "tts")
 """Calls that go to something other than the model sized: not requests to it."""
 _PAIR_JOINTS = frozenset({":", "-", "to", "To", "TO", "/", "x", "X", "×"})
@@ -290,7 +291,12 @@ def _counted_noun(lex: list[Tok], j: int) -> int | None:
         k += 1
     if k == j or k + 1 >= len(lex) or lex[k].type != "REQUESTS":
         return None
-    return k if lex[k + 1].type in ("PER", "PER_TIME") else None
+    after = lex[k + 1 : k + 7]
+    if after[0].type in ("PER", "PER_TIME"):
+        return k
+    spans = [a for a in after if a.type != FILLER][:2]  # "… over the 30-day campaign"
+    over = any(a.text.lower() in _OVER for a in after if a.type == FILLER)
+    return k if over and [a.type for a in spans] == ["NUM", "TIME"] else None
 
 
 def _before(lex: list[Tok], i: int) -> str:

@@ -246,4 +246,6 @@ def compact(value: float) -> str:
             return f"{value / size:.3g}{suffix}"
     if value == int(value):
         return f"{int(value):,}"
+    if abs(value) >= 1000:
+        return f"{value:,.0f}"  # 3,014, not 3.01e+03
     return f"{value:.3g}"

@@ -305,6 +305,8 @@ _DEFINED_AFTER = (
     r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+){0,2}?"
     rf"(?P<unit>{_UNIT_WORDS})\b"
 )
+_REQUEST_STEMS = ("call", "requ", "quer", "prom", "comp")
+_SMALL_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty"
 _DEFINED_BEFORE = re.compile(r"\b(?:1|one|a|an|each|every|per)\s+$")
 
 
@@ -319,8 +321,8 @@ def _defined(noun: str) -> re.Pattern[str]:
 def _per_noun(noun: str) -> re.Pattern[str]:
     """The same said unit first: "~8 turns per call", "36 LLM calls each session"."""
     return re.compile(
-        rf"(?P<n>\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+)?(?P<unit>{_UNIT_WORDS})\s+"
-        rf"(?:per|each|a|an|every)\s+{re.escape(noun)}\b"
+        rf"(?P<n>\d+(?:\.\d+)?|{_SMALL_WORDS})\s+(?:[a-z-]+\s+)?(?P<unit>{_UNIT_WORDS})\s+"
+        rf"(?:(?:per|each|a|an|every)\s+{re.escape(noun)}\b|each\b)"
     )
 
 
@@ -353,7 +355,10 @@ def defined_requests(reading: Reading) -> None:
             break
     if defined is None or defined["unit"].rstrip("s") in said:
         return  # "5k calls a day, each call is 2 calls": counted in requests already
-    per = float(defined["n"])
+    unit = defined["unit"][:4]
+    if unit in _REQUEST_STEMS and any(stem in said for stem in _REQUEST_STEMS):
+        return  # "20,000 requests per minute (400 users, ~50 calls each)": the same requests
+    per = float(numbers.words([defined["n"]]) or defined["n"])
     counted = next((r for r in [*reversed(rates), source] if noun in r.lower()), source)
     ends = tuple(f"← '{r}'" for r in (source, counted))  # the rate, said again below
     reading.understood[:] = [u for u in reading.understood if not u.endswith(ends)]

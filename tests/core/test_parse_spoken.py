@@ -987,3 +987,15 @@ def test_voice_calls_minutes_and_turns_per_minute_are_requests(catalog: Catalog)
     minutes = parse("3M call minutes per month, ~5 turns per minute. Qwen3-32B on H200",
                     catalog).fields
     assert minutes["requests_per_day"] == pytest.approx(3e6 / 30 * 5)
+
+
+def test_a_total_over_a_span_and_turns_each(catalog: Catalog) -> None:
+    got = parse("we forecast 6M chatbot conversations over the 30-day campaign, four turns each. "
+                "Qwen3-32B on H100", catalog)
+    assert got.fields["requests_per_day"] == pytest.approx(6e6 / 30 * 4)
+    letters = parse("1.46 million letters over the two-year grant, Kimi K2 on H200", catalog)
+    assert letters.fields["requests_per_day"] == pytest.approx(1.46e6 / 730)
+    assert any("2,000 requests/day" in u for u in letters.understood)  # no 2e+03
+    same = parse("20,000 requests per minute on average (400 users, ~50 calls each), "
+                 "MiniMax-M2.5", catalog).fields
+    assert same["requests_per_day"] == 20_000 * 1440
