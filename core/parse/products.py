@@ -301,7 +301,8 @@ def _replace(reading: Reading, said: str) -> None:
 
 _UNIT_WORDS = "calls|requests|turns|messages|prompts|queries|completions|steps"
 _DEFINED_AFTER = (
-    r"s?\s*(?:≈|~|=|:|is|means|equals|averages|makes|fires|triggers|takes|needs|has|does)?\s*"
+    r"s?\s*(?:≈|~|=|:|is|means|equals|averages|makes|fires|triggers|takes|needs|has|does"
+    r"|uses|gets|goes\s+through)?\s*"
     r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+){0,2}?"
     rf"(?P<unit>{_UNIT_WORDS})\b"
 )

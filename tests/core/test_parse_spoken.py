@@ -999,3 +999,9 @@ def test_a_total_over_a_span_and_turns_each(catalog: Catalog) -> None:
     same = parse("20,000 requests per minute on average (400 users, ~50 calls each), "
                  "MiniMax-M2.5", catalog).fields
     assert same["requests_per_day"] == 20_000 * 1440
+
+
+def test_each_document_goes_through_some_calls(catalog: Catalog) -> None:
+    got = parse("1.5M documents a month; each document goes through 2 LLM calls. Qwen3-32B",
+                catalog).fields
+    assert got["requests_per_day"] == pytest.approx(1.5e6 / 30 * 2)
