@@ -362,13 +362,22 @@ def _one_unit(lex: list[Tok], i: int) -> tuple[list[Tok], int]:
     return [number, Tok("TIME", time.text, time.value, number.end, number.end)], end
 
 
+def _glued(lex: list[Tok], i: int, joints: tuple[str, ...]) -> tuple[Tok, Tok, Tok] | None:
+    """Two numbers written with one of ``joints`` and no space between ("4:1", "3k/800")."""
+    if i + 2 >= len(lex) or lex[i + 1].text.lower() not in joints or lex[i + 2].type != "NUM":
+        return None
+    a, joint, b = lex[i], lex[i + 1], lex[i + 2]
+    if a.end != joint.start or joint.end != b.start:
+        return None
+    return a, joint, b
+
+
 def _product(lex: list[Tok], i: int) -> Tok | None:
     """``2x8`` written as one word: two nodes of eight, 16 (said)."""
-    if i + 2 >= len(lex) or lex[i + 1].type != "TIMESWORD" or lex[i + 2].type != "NUM":
+    glued = _glued(lex, i, ("x", "×"))
+    if glued is None or glued[1].type != "TIMESWORD":
         return None
-    a, x, b = lex[i], lex[i + 1], lex[i + 2]
-    if a.end != x.start or x.end != b.start or x.text.lower() not in ("x", "×"):
-        return None
+    a, x, b = glued
     assert isinstance(a.value, float) and isinstance(b.value, float)
     tok = _merge("NUM", [a, x, b], a.value * b.value)
     tok.text = f"{a.text}x{b.text}"
@@ -391,11 +400,10 @@ def _split(lex: list[Tok], i: int) -> Tok | None:
 
 def _ratio(lex: list[Tok], i: int) -> Tok | None:
     """``4:1`` (a peak-to-average ratio, glued): the multiple 4."""
-    if i + 2 >= len(lex) or lex[i + 1].text != ":" or lex[i + 2].type != "NUM":
+    glued = _glued(lex, i, (":",))
+    if glued is None:
         return None
-    a, colon, b = lex[i], lex[i + 1], lex[i + 2]
-    if a.end != colon.start or colon.end != b.start:
-        return None
+    a, colon, b = glued
     assert isinstance(a.value, float) and isinstance(b.value, float)
     if not 0 < b.value <= 10 or a.value < b.value:
         return None  # "10:30" is a time, not a ratio
@@ -403,23 +411,22 @@ def _ratio(lex: list[Tok], i: int) -> Tok | None:
 
 
 def _arrow(lex: list[Tok], i: int) -> Tok | None:
-    """``2k→200`` written glued: input and output tokens of a request, as ``3k/800``."""
-    if i + 2 >= len(lex) or lex[i + 1].text != "→" or lex[i + 2].type != "NUM":
+    """``2k→200`` written glued: input and output tokens of a request, as ``3k/800``
+    ("300 → 600 tokens" with spaces is often a change, not a pair)."""
+    glued = _glued(lex, i, ("→",))
+    if glued is None:
         return None
-    a, b = lex[i], lex[i + 2]
-    if a.end != lex[i + 1].start or lex[i + 1].end != b.start:
-        return None  # "300 → 600 tokens" with spaces: often a change, not a pair
+    a, _, b = glued
     slashed = [a, Tok("FILLER", "/", None, a.end, b.start), b]
     return _in_out(slashed, 0)
 
 
 def _in_out(lex: list[Tok], i: int) -> Tok | None:
     """``3k/800``: input and output tokens of a request, the shorthand's order."""
-    if i + 2 >= len(lex) or lex[i + 1].text != "/" or lex[i + 2].type != "NUM":
+    glued = _glued(lex, i, ("/",))
+    if glued is None:
         return None
-    a, slash, b = lex[i], lex[i + 1], lex[i + 2]
-    if a.end != slash.start or slash.end != b.start:
-        return None
+    a, slash, b = glued
     assert isinstance(a.value, float) and isinstance(b.value, float)
     if not (a.value >= 1 and b.value >= 1 and a.value == int(a.value) and b.value == int(b.value)):
         return None
