@@ -450,7 +450,7 @@ _CLAUSE_END = re.compile(r"[,;.(\n!?]")
 
 
 _MEASURING = re.compile(
-    r"\b(?:we\s+got|got|achieved|maxed\s+out\s+at|topped\s+out\s+at|saw|they\s+get"
+    r"\b(?:we\s+got|got|we\s+get|achieved|maxed\s+out\s+at|topped\s+out\s+at|saw|they\s+get"
     r"|load[\s-]test\w*|peaked\s+at\s+a\s+throughput)\b[^.;!?\n]{0,20}$"
     r"|\b(?:measured|benchmarked|bench|benchmark)\b(?:[^.;!?\n]|(?<=\d)\.(?=\d)){0,60}$"
     r"|\bthroughput\s+(?:now|today|currently|at\s+the\s+moment)\s+(?:is|are|runs\s+at)\s*"
@@ -589,7 +589,7 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     if unit is None and value > _HOURLY_MAX:  # "annual fee per GPU $34,000"
         period = _PERIOD_BEFORE.search(context.before(r.text, m.toks[0].start)[-40:])
         if period is not None:
-            unit = _PERIOD_WORDS[period["period"].lower()]
+            unit = _PERIOD_WORDS.get((period["period"] or "").lower(), period["per"])
             per_gpu = True
             hours = _GPU_PERIOD_HOURS[unit]
             r.assume(
@@ -631,7 +631,8 @@ _HOURLY_MAX = 100.0
 """No GPU-hour costs more: a larger price said with a period before it is per that period."""
 _PERIOD_BEFORE = re.compile(
     r"\b(?P<period>annual|annually|yearly|monthly|weekly)\b[^.;!?\n$]{0,25}\bper\s+gpu\b"
-    r"[^.;!?\n$]{0,10}$",
+    r"[^.;!?\n$]{0,10}$"
+    r"|\bper\s+gpu\s+(?:per|a)\s+(?P<per>month|year|week)\s*:?\s*$",
     re.IGNORECASE,
 )
 _PERIOD_WORDS = {

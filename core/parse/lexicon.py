@@ -97,7 +97,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
         "plan plans planned planning aim assumption actual ca approx. env window count "
         "stays stay remains remain capped llm going coming ing final actual chat nos number af "
-        "summary next",
+        "summary next abt generate generates produce produces",
     ),
 }
 
@@ -116,10 +116,11 @@ _FOREIGN: dict[str, str] = {
     "USER": "nutzer benutzer utilisateurs usuarios usuários",
     "TERM": "laufzeit vertragslaufzeit vertrag durée plazo contrato contrat",
     "GROWTH": "wachstum croissance crecimiento",
-    "UTIL": "auslastung utilización",
+    "UTIL": "auslastung zielauslastung utilización",
+    "BATCH": "batchgröße batchgrösse lote",
     "PER": "pro par por",
     FILLER: "de la le les des du et und pour para con mit avec en sur auf etwa environ unos "
-    "cerca el los las y",
+    "cerca el los las y ist das vom der die",
 }
 """German, French and Spanish words for the same terminals: the sales team's customers
 write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""
@@ -129,6 +130,7 @@ _FOREIGN_TIME: dict[str, str] = {
     "year": "jahr jahre ans año años",
     "hour": "stunde stunden heure heures hora horas timme timmar",
     "week": "woche wochen semaine semaines semana semanas",
+    "quarter": "quartal quartale trimestre trimestres",
     "second": "sekunde sekunden seconde secondes segundo segundos",
 }
 _TIME_WORDS: dict[str, str] = {
@@ -183,6 +185,9 @@ _FACTORS: dict[str, float] = {
     "tripled": 3.0,
     "doubling": 2.0,
     "tripling": 3.0,
+    "doppelte": 2.0,
+    "dreifache": 3.0,
+    "vierfache": 4.0,
     "quadruple": 4.0,
     "half": 0.5,
     "halve": 0.5,

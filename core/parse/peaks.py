@@ -43,7 +43,7 @@ UNITS = {
 
 _SHARE_OF_PEAK = re.compile(
     r"\b(?:average|avg|mean)\b(?:(?!\band\b)[^.;!?\n]){0,40}?\b(?:is|at|runs|sits|about|around"
-    r"|roughly|~|≈)"
+    r"|roughly|being|abt|~|≈)"
     r"\s*[~≈]?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*of\s+"
     r"(?:(?:the\s+|our\s+)?peak|(?P<back>that|this|it))\b",
     re.IGNORECASE,
@@ -54,8 +54,8 @@ _SHARE_OF_PEAK = re.compile(
 _FRACTION_OF_PEAK = re.compile(
     r"\b(?:a|one)\s+(?P<part>half|third|quarter|fifth)\s+of\s+(?:that|it|this|the\s+peak)"
     r"\s+(?:on\s+)?(?:average|avg)\b"
-    r"|\b(?:average|avg)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits\s+at|maybe))?\s+"
-    r"(?:about\s+|around\s+|roughly\s+|maybe\s+|~\s*)?(?:a\s+|one\s+)?"
+    r"|\b(?:average|avg)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits\s+at|maybe|abt))?\s+"
+    r"(?:about\s+|around\s+|roughly\s+|maybe\s+|abt\s+|~\s*)?(?:a\s+|one\s+)?"
     r"(?P<part2>half|third|quarter|fifth)\s+(?:of\s+)?(?:that|it|this|the\s+peak)\b",
     re.IGNORECASE,
 )

@@ -240,7 +240,8 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
     if len(reading.gpu_prices) > 1 and "price_per_gpu_hour" not in pairs.values:
         notes.extend(_prices_per_gpu(fields, reading, kind))
     if len(ids) > 1:
-        today = [g for g in ids if _run_today(reading, g)]
+        said_after = [g for g in ids if _today_after(reading, g)]  # "on H100 today but B200"
+        today = said_after or [g for g in ids if _run_today(reading, g)]
         if today and len(today) < len(ids):  # "today: Mixtral on 8x A100 … move to H100"
             ids = [g for g in ids if g not in today]
             notes.append(f"{', '.join(today)}: what they run today, not sized")
@@ -273,12 +274,22 @@ _TODAY = re.compile(
 """Words before a GPU that make it the hardware they have, not the one to size on."""
 
 
+def _today_after(reading: Reading, gpu: str) -> bool:
+    """ "We're on H100 today but …", "H200 now, B200 when they renew": said after the name."""
+    at = reading.gpu_at.get(gpu)
+    return at is not None and _TODAY_AFTER.match(reading.text, at) is not None
+
+
 def _run_today(reading: Reading, gpu: str) -> bool:
     at = reading.gpu_at.get(gpu)
     if at is None:
         return False
     clause = context.before(reading.text, at)[-50:]
     return _TODAY.search(clause) is not None and not _MOVE_TO.search(clause)
+
+
+_TODAY_AFTER = re.compile(r"[\w.-]+s?\s*[,;]?\s*(?:today|now|currently|at\s+the\s+moment)\b", re.I)
+"""A GPU named, then "today" or "now": what they run, said after the name."""
 
 
 _MOVE_TO = re.compile(
@@ -314,9 +325,13 @@ def node_price(fields: dict[str, Any], reading: Reading, catalog: Catalog) -> li
     ids = reading.gpu_ids
     if not ids:
         return [f"'{reading.price_said}' is a node's price: say the GPU to read it per GPU"]
+    nodes = reading.gpu_nodes[0] if reading.gpu_nodes else 0
     per_node = (
-        reading.node_gpus or reading.gpu_count or catalog.gpus.get(ids[0]).scale_up_domain_gpus
-    )
+        reading.node_gpus
+        or (reading.gpu_count // nodes if reading.gpu_count and nodes else None)
+        or reading.gpu_count
+        or catalog.gpus.get(ids[0]).scale_up_domain_gpus
+    )  # "2 HGX B300 nodes (16 GPUs) at $30,660 per node": 8 a node
     fields["price_per_gpu_hour"] = value / per_node
     return [f"'{reading.price_said}' read per node of {per_node}: ${value / per_node:.2f}/GPU-hour"]
 

@@ -33,7 +33,8 @@ _PIECES = (
     r"(?P<num>\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|billions?|mil|mio|mrd|bn|tsd|[kmb]"
     r"|dollars?|usd|eur|euros?|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
     r"|seconds?|secondes?|segundos?|sekunden?)\b|\s?[$€%])"
-    r"|(?:(?<=[$€£])|(?<=[$€£] ))\d+,\d\d(?![\d,])"  # "$ 5,80", "€3,10": a decimal comma
+    r"|(?:(?<=[$€£])|(?<=[$€£] )|(?<=USD )|(?<=usd ))\d+,\d\d(?![\d,])"  # "$ 5,80", "USD 3,60"
+    r"|\b\d{1,2}(?:,\d\d)+,\d{3}(?![\d,])"  # "5,00,000": the Indian grouping, five lakh
     r"|\b\d,\d(?![\d,])"  # "1,8": one digit after a comma is never a thousands group
     r"|(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)"
     r"|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,]|\.\d)|\d+)"

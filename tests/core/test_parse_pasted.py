@@ -168,3 +168,24 @@ def test_translated_english_numbers_and_frequencies(catalog: Catalog) -> None:
     dau = parse("Daily active user is 40 thousand people, one person average 5 times question. "
                 "Model is Qwen3-32B", catalog).fields
     assert dau["requests_per_day"] == 200_000
+
+
+def test_the_sealed_voices_european_indian_and_contract_forms(catalog: Catalog) -> None:
+    de = parse("ca. 2 Mio. Anfragen pro Tag mit Qwen3-32B. Die Spitzenlast ist etwa das Dreifache "
+               "vom Durchschnitt. Wachstum ca. 9 % pro Quartal. Zielauslastung 60 %.", catalog)
+    assert de.fields["peak_to_average"] == 3.0
+    assert de.fields["monthly_growth"] == pytest.approx(1.09 ** (1 / 3) - 1)
+    assert de.fields["planned_utilization"] == pytest.approx(0.6)
+    assert parse("8x H100, Qwen2.5-72B, Batchgröße 32", catalog).fields["concurrency"] == 32
+    assert parse("Llama 3.1 70B en 8 H200 a USD 2,80 por GPU-hora", catalog).fields[
+        "price_per_gpu_hour"] == pytest.approx(2.80)
+    assert parse("approx 3,00,000 requests per day on Kimi K2", catalog).fields[
+        "requests_per_day"] == 300_000
+    assert parse("Per GPU per month: $2,190 for H100. Llama 3.1 8B, 20 rps", catalog).fields[
+        "price_per_gpu_hour"] == pytest.approx(3.0)
+    nodes = parse("2 HGX H200 nodes (16 GPUs), Llama 3.1 70B, batch 64, at $23,360 per node per "
+                  "month", catalog).fields
+    assert nodes["price_per_gpu_hour"] == pytest.approx(23_360 / 730 / 8)
+    today = parse("5M requests/day of Llama 3.1 8B. We're on A100 today but quotes for H200 "
+                  "and B200 are welcome.", catalog).fields
+    assert today["gpu"] == "h200"
