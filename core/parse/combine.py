@@ -132,18 +132,27 @@ def combine(lex: list[Tok]) -> list[Tok]:
             if k > i + 1 and at(k) == "OUT":  # "~700 in the final answer": its output
                 i += 1
                 continue
+        slashed = 1 if i + 2 < n and lex[i + 2].text == "/" else 0
         if (
             kind == "INS"
             and at(i + 1) == "NUM"
-            and at(i + 2) in ("OUTS", "OUT")
-            and at(i + 3) == "NUM"
-        ):
-            out.append(Tok("IN", t.text, None, t.start, t.end))  # "in 8k out 1k"
+            and at(i + 2 + slashed) in ("OUTS", "OUT")
+            and at(i + 3 + slashed) == "NUM"
+        ):  # "in 8k out 1k", "in 600 / out 150"
+            said = lex[i + 2 + slashed]
+            out.append(Tok("IN", t.text, None, t.start, t.end))
             out.append(lex[i + 1])
-            out.append(Tok("OUT", lex[i + 2].text, None, lex[i + 2].start, lex[i + 2].end))
-            out.append(lex[i + 3])
-            i += 4
+            out.append(Tok("OUT", said.text, None, said.start, said.end))
+            out.append(lex[i + 3 + slashed])
+            i += 4 + slashed
             continue
+        if kind == "TTFT":
+            k = i + 1
+            while k < n and lex[k].type == FILLER:
+                k += 1
+            if at(k) == "NUM" and at(k + 1) in ("INS", "IN"):
+                i += 1  # "the TTFT at 2k in / 300 out": the lengths it is asked at, not a wait
+                continue
         if (
             kind == "IN"
             and (at(i + 1) == "PER_TIME" or (at(i + 1) == "PER" and at(i + 2) == "TIME"))
@@ -207,6 +216,20 @@ def combine(lex: list[Tok]) -> list[Tok]:
             out.append(Tok("TIME", f"{t.text} {time.text}", time.value, t.start, time.end))
             i += 2
             continue
+        if kind == "AVG" and at(i + 1) == "TIME" and lex[i + 1].value in _HOURS:
+            k = i + 2
+            while k < n and lex[k].type == FILLER:
+                k += 1
+            if at(k) == "NUM" and at(k + 1) in ("REQUESTS", "TOKENS") and at(k + 2) not in (
+                "PER",
+                "PER_TIME",
+            ):  # "an average hour is around fifty thousand requests": per hour, on average
+                said = lex[k + 1]
+                unit = str(lex[i + 1].value)
+                per = Tok("PER_TIME", lex[i + 1].text, unit, said.end, said.end)
+                out.extend((t, lex[k], said, per))
+                i = k + 2
+                continue
         if kind == "PEAK" and at(i + 1) == "TIME" and lex[i + 1].value in _HOURS:
             t = Tok("PEAK", f"{t.text} {lex[i + 1].text}", None, t.start, lex[i + 1].end)
             lex[i + 1] = t  # "busiest hour is 72,000 requests": as "peak hour" below

@@ -52,7 +52,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "€ £ eur euro euros gbp pound pounds yen jpy rmb cny yuan inr rupees rupee brl reais "
         "chf sek nok dkk cad aud sgd hkd krw",
     ),
-    "AVG": ("", "average averaged avg mean baseline normal usual typical overall"),
+    "AVG": ("", "average averaged averaging avg mean baseline normal usual typical overall"),
     "P2A": ("", "p2a ptoa"),
     "BUDGET": ("", "budget budgets budgeted"),
     "TTFT": ("", "ttft"),

@@ -537,3 +537,21 @@ def test_a_latency_budget_a_model_with_its_precision_and_a_yearless_date(catalog
     dated = parse("for the committee on 12/09: one 8-GPU B300 node, GLM-5, batch 24, at $29,200 "
                   "per node per month", catalog).fields
     assert (dated["gpus"], dated["price_per_gpu_hour"]) == (8, pytest.approx(5.0))
+
+
+def test_the_sealed_voices_shorthand_and_lengths(catalog: Catalog) -> None:
+    ae = parse("acme: 2k req/min at peak, avg is abt half that. qwen3-32b, h100 ok? "
+               "in 800 / out 200", catalog).fields
+    assert (ae["input_tokens"], ae["output_tokens"], ae["peak_to_average"]) == (800, 200, 2.0)
+    se = parse("GLM-5 on 16 MI355X, batch 32: give me the TTFT at 3k in / 400 out", catalog).fields
+    assert (se["input_tokens"], se["output_tokens"]) == (3000, 400)
+    assert "max_ttft_s" not in se
+    rfp = parse("Model: Kimi K3, with reasoning tokens averaging 1,500 and final output 300 per "
+                "request. 2M requests/day", catalog).fields
+    assert (rfp["reasoning_tokens"], rfp["output_tokens"]) == (1500, 300)
+    hour = parse("an average hour is around thirty thousand requests, the busiest hour about "
+                 "ninety thousand. Qwen3-32B", catalog).fields
+    assert hour["requests_per_day"] == 30_000 * 24
+    assert hour["peak_to_average"] == pytest.approx(3.0)
+    dm = parse("~20k DAU, each does abt 10 requests a day. kimi k2.5, out ~500 tok", catalog)
+    assert dm.fields["output_tokens"] == 500
