@@ -700,6 +700,12 @@ def _budget(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 
 _MULTIPLE_PERIODS = frozenset({"quarter", "year"})
+_OVER_NEXT = re.compile(
+    r"\s*(?:over|in|within)\s+(?:the\s+)?(?:next|coming|first)\s+(?P<n>\d+\s+)?"
+    r"(?P<unit>years?|quarters?|months?)\b",
+    re.IGNORECASE,
+)
+"""A growth said over a span after it: "50% over the next year", "30% in the next 6 months"."""
 _OVER_A_SPAN = re.compile(r"\W*(?:\w+\W+){0,2}?(?:every|over|within|in)\b", re.IGNORECASE)
 """Between a multiple and its span: "doubling every 6 months", "2x over the next year"."""
 """Periods a multiple is growth over without a growth word: "4x YoY", "3x a quarter"."""
@@ -731,6 +737,15 @@ def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
     rate = float(factor) - 1 if factor is not None else _num(m.toks, "PCT") / 100
     if rate <= 0:
         return
+    over = _OVER_NEXT.match(r.text, m.toks[-1].end) if unit is None else None
+    if over is not None:  # "we expect roughly 50% over the next year": over that span
+        unit = over["unit"].lower().rstrip("s")
+        if over["n"]:
+            months = float(over["n"]) * timeunits.TERM_MONTHS.get(unit, 1.0)
+            monthly = (1 + rate) ** (1 / months) - 1
+            r.assume(f"{rate:.0%} over {months:g} months read as {monthly:.2%} a month, compounded")
+            r.put("monthly_growth", monthly, f"growth {monthly:.3g}/month ({monthly:.1%})")
+            return
     if unit is None:
         r.assume(f"growth {rate:.0%} read as per month")
         unit = "month"

@@ -29,6 +29,11 @@ _SLACK = re.compile(
 )
 
 
+_STRUCK = re.compile(r"(?<![\w~])~(?=[^\s~\d])[^~\n]{0,80}?[^\s~]~(?![\w~])")
+"""Slack's strike-through, "~outputs 900~": what the writer took back (never "~900" alone,
+an approximation)."""
+
+
 def _replace(match: re.Match[str]) -> str:
     target = match.group("target")
     if target is None:
@@ -47,5 +52,7 @@ def plain_text(text: str) -> tuple[str, bool]:
     if cut:
         text = text[:MAX_CHARS]
     text = unicodedata.normalize("NFKC", text)
+    if "~" in text:
+        text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
     text = _SLACK.sub(_replace, text)
     return unwrap(html.unescape(text)), cut

@@ -15,6 +15,8 @@ import re
 from core.parse import numbers
 
 _ASIDE = re.compile(r"\(\s*([^()\n]{1,30}?)\s*\)")
+_NOT_THIS = re.compile(r"\(not\s+[^()\n]{1,60}\)")
+"""An aside that rules a figure out: "$3.35/GPU-hr (not the $3.60 12-mo rate)"."""
 _MONTHS = (
     "January|February|March|April|May|June|July|August|September|October|November|December"
     "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec"
@@ -117,6 +119,8 @@ def blank_references(text: str) -> str:
         spans += [m.span() for m in _PHONES.finditer(text)]
     if "(" in text:
         spans += [m.span() for m in _ASIDE.finditer(text) if _restates(text, m)]
+        if "(not " in lower:
+            spans += [m.span() for m in _NOT_THIS.finditer(lower)]
     if not spans:
         return text
     chars = list(text)

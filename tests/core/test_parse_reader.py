@@ -555,3 +555,14 @@ def test_the_sealed_voices_shorthand_and_lengths(catalog: Catalog) -> None:
     assert hour["peak_to_average"] == pytest.approx(3.0)
     dm = parse("~20k DAU, each does abt 10 requests a day. kimi k2.5, out ~500 tok", catalog)
     assert dm.fields["output_tokens"] == 500
+
+
+def test_struck_text_a_ruled_out_aside_and_growth_over_the_next_year(catalog: Catalog) -> None:
+    struck = parse("Llama 3.1 8B, 1M requests/day, ~outputs 600~ outputs closer to 300", catalog)
+    assert struck.fields["output_tokens"] == 300
+    aside = parse("8x H200, Qwen3-32B, batch 32, at our 24-mo rate of $3.10/GPU-hr (not the "
+                  "$3.40 12-mo rate)", catalog).fields
+    assert (aside["price_per_gpu_hour"], aside["term_months"]) == (3.10, 24)
+    growth = parse("2B output tokens a day of Qwen3-32B; growth: we expect roughly 40% over "
+                   "the next year", catalog).fields
+    assert growth["monthly_growth"] == pytest.approx(1.4 ** (1 / 12) - 1)
