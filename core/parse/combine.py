@@ -172,6 +172,9 @@ def combine(lex: list[Tok]) -> list[Tok]:
             ):
                 t = Tok("OUT", t.text, None, t.start, t.end)  # "completions ~250": their length
                 kind = "OUT"
+        if kind == "OUT" and at(i + 1) == "NUM" and at(i + 2) == "REQUESTS":
+            i += 1  # "answers ~40,000 tickets a day": the verb, not an output length
+            continue
         if kind in _DIRECTION_WORDS and _before(lex, i) != "NUM":
             k = i + 1
             while k < n and lex[k].type == FILLER:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 _FACTOR_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "quadruple": 4.0}
 _MULTIPLE = re.compile(
     r"(?:\b(?P<n>\d+(?:\.\d+)?)\s*[x×]|\b(?P<word>double|twice|triple|quadruple))\s+"
-    r"(?:that|this|it|the\s+(?:volume|traffic|load|number))\b[^.;!?\n(—,]{0,40}"
+    r"(?:that|this|it|the\s+(?:volume|traffic|load|number)|by|before)\b[^.;!?\n(—,]{0,40}"
 )
 """Looked for in the lower-cased text: no case-insensitive alternation over 10 KB."""
 _PEAK_BEFORE = re.compile(r"\b(?:peaks?|peak\s+hour|busiest|busy|spikes?|bursts?)\b[^.;!?\n]*$")

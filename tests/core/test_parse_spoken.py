@@ -1005,3 +1005,19 @@ def test_each_document_goes_through_some_calls(catalog: Catalog) -> None:
     got = parse("1.5M documents a month; each document goes through 2 LLM calls. Qwen3-32B",
                 catalog).fields
     assert got["requests_per_day"] == pytest.approx(1.5e6 / 30 * 2)
+
+
+def test_a_period_before_its_volume_an_answering_verb_and_doubling_by_a_season(
+    catalog: Catalog,
+) -> None:
+    monthly = parse("and each month we generate about 3B output tokens on GLM-5", catalog).fields
+    assert monthly["output_tokens_per_day"] == pytest.approx(1e8)
+    daily = parse("Daily average is ~60M output tokens today; with the new feature they estimate "
+                  "3x that. Size for the planned number. Qwen3-32B", catalog).fields
+    assert daily["output_tokens_per_day"] == pytest.approx(180e6)
+    tickets = parse("Our bot answers ~20,000 tickets a day, and each ticket is about 4 model "
+                    "calls. Qwen3-32B", catalog).fields
+    assert tickets["requests_per_day"] == 80_000
+    season = parse("300k req/day on Llama 3.1 8B, it'll double by summer; size for the doubled "
+                   "number", catalog).fields
+    assert season["requests_per_day"] == 600_000
