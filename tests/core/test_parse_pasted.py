@@ -189,3 +189,13 @@ def test_the_sealed_voices_european_indian_and_contract_forms(catalog: Catalog) 
     today = parse("5M requests/day of Llama 3.1 8B. We're on A100 today but quotes for H200 "
                   "and B200 are welcome.", catalog).fields
     assert today["gpu"] == "h200"
+
+
+def test_rfp_tables_with_hourly_rates_quantities_and_unit_prices(catalog: Catalog) -> None:
+    load = parse("| Workload | Req/hour (avg) | Req/hour (peak) | Input (tokens) | Output "
+                 "(tokens) |\n|---|---|---|---|---|\n| Search | 10,000 | 30,000 | 2,000 | 300 |\n"
+                 "Model: Qwen3-32B. Hardware: H200.", catalog).fields
+    assert (load["requests_per_day"], load["peak_to_average"]) == (240_000, 3.0)
+    price = parse("| Item | Qty (GPUs) | Unit price (USD/GPU-hour) |\n|---|---|---|\n"
+                  "| NVIDIA H200, Llama 3.1 70B, FP8 | 16 | 3.05 |", catalog).fields
+    assert (price["gpus"], price["price_per_gpu_hour"]) == (16, 3.05)
