@@ -86,6 +86,7 @@ MAX_GAP = 60
 
 def corrected(toks: list[Tok], text: str) -> list[Tok]:
     """``toks`` with corrections applied (retracted terminals become breaks)."""
+    _tried(toks, text)
     if not _marks_anywhere(text):
         return toks  # most messages correct nothing: one look decides it
     kinds = _KIND_OF
@@ -137,6 +138,27 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
     _renamed(toks, text)
     _sided(toks, text)
     return toks
+
+
+_TRIED = re.compile(
+    r"\b(?:tried|tested|evaluated|instead\s+of|rather\s+than|moving\s+off)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _tried(toks: list[Tok], text: str) -> None:
+    """ "Model: gpt-oss-120b (they tried Qwen3-235B, too slow)": a model they tried or
+    moved off is not the one to size, when another is named."""
+    lower = text.lower()
+    if "tried" not in lower and "tested" not in lower and " instead of" not in lower:
+        return
+    models = [k for k, t in enumerate(toks) if t.type == "MODEL"]
+    if len({toks[k].value for k in models}) < 2:
+        return
+    for k in models:
+        t = toks[k]
+        if _TRIED.search(text, max(0, t.start - 25), t.start):
+            _drop(toks, k)
 
 
 def _sided(toks: list[Tok], text: str) -> None:

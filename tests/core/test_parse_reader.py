@@ -566,3 +566,9 @@ def test_struck_text_a_ruled_out_aside_and_growth_over_the_next_year(catalog: Ca
     growth = parse("2B output tokens a day of Qwen3-32B; growth: we expect roughly 40% over "
                    "the next year", catalog).fields
     assert growth["monthly_growth"] == pytest.approx(1.4 ** (1 / 12) - 1)
+
+
+def test_a_model_they_tried_is_not_the_one_sized(catalog: Catalog) -> None:
+    got = parse("2M requests/day. Model: Qwen3-32B (they tried Llama 3.1 70B, too slow). B300.",
+                catalog).fields
+    assert got["model"] == "qwen3-32b"
