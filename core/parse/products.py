@@ -306,6 +306,14 @@ _DEFINED_AFTER = (
     r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+){0,2}?"
     rf"(?P<unit>{_UNIT_WORDS})\b"
 )
+_SOME_UNIT = re.compile(
+    r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\s+"
+    r"(?:[a-z-]+\s+){0,2}?(?:calls|turns|messages|prompts|queries|completions|steps)\b"
+)
+_NO_UNITS = frozenset(
+    {"per", "and", "the", "avg", "average", "peak", "token", "tok", "output", "input", "req"}
+)
+"""Words of a rate that are no unit a message defines in calls."""
 _REQUEST_STEMS = ("call", "requ", "quer", "prom", "comp")
 _SMALL_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty"
 _DEFINED_BEFORE = re.compile(r"\b(?:1|one|a|an|each|every|per)\s+$")
@@ -334,6 +342,8 @@ def defined_requests(reading: Reading) -> None:
     value = reading.values.get("requests_per_day")
     if source is None or not isinstance(value, float):
         return
+    if not _SOME_UNIT.search(reading.lower):
+        return  # no figure of turns, calls or steps anywhere: nothing defines the rate's unit
     rates = [reading.said(m) for name, _, m in reading.quantities if name == "requests_per_day"]
     said = " ".join([source, *rates]).lower()  # a peak's words and its average's
     lower = reading.lower
@@ -341,7 +351,7 @@ def defined_requests(reading: Reading) -> None:
     start = 0
     nouns = dict.fromkeys(w[:-1] if w.endswith("s") else w for w in re.findall(r"[a-z]{3,}", said))
     for noun in nouns:  # each once: a 10 KB message says its rates' nouns many times
-        if noun in _PERIODS or noun in ("per", "and", "the", "avg", "average", "peak"):
+        if noun in _PERIODS or noun in _NO_UNITS:
             continue
         for found in _defined(noun).finditer(lower):
             before = _DEFINED_BEFORE.search(lower, max(0, found.start() - 8), found.start())
