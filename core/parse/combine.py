@@ -41,6 +41,17 @@ def combine(lex: list[Tok]) -> list[Tok]:
     while i < n:
         t = lex[i]
         kind = t.type
+        if kind == BREAK:  # most terminals are breaks and fillers: a break is kept once
+            if out and out[-1].type != BREAK:
+                out.append(t)
+            i += 1
+            continue
+        if kind == FILLER:  # dropped, but for two that say something beside a figure
+            made = _filler(t, out, at(i + 1)) if t.text.lower() in ("window", "and") else None
+            if made is not None:
+                out.append(made)
+            i += 1
+            continue
         if (
             kind == "REASON"
             and t.text.lower() == "thinking"
@@ -270,21 +281,6 @@ def combine(lex: list[Tok]) -> list[Tok]:
                 out.append(Tok("INS", t.text, None, t.start, t.end))
             i += 1
             continue
-        if (
-            kind == FILLER
-            and t.text.lower() == "window"
-            and out
-            and out[-1].type == "NUM"
-            and isinstance(out[-1].value, float)
-            and out[-1].value >= 1024
-        ):  # "a 64k window": a context window; "a 2-hour window" is no fact
-            out.append(Tok("CONTEXT", t.text, None, t.start, t.end))
-            i += 1
-            continue
-        if kind == FILLER and t.text.lower() == "and" and at(i + 1) in _DIRECTION_WORDS:
-            out.append(Tok(BREAK, t.text, None, t.start, t.end))  # "… tokens and output …"
-            i += 1
-            continue
         if kind == "PER_TIME" and t.text.lower().endswith("night") and _before(lex, i) == "TIME":
             i += 1  # "runs 6h per night": a window of hours (core.parse.volumes), not a rate
             continue
@@ -294,10 +290,7 @@ def combine(lex: list[Tok]) -> list[Tok]:
             out.append(Tok("PER_TIME", t.text, t.value, t.start, t.end))
             i += 1
             continue
-        if kind in (FILLER, "MONEYWORD", "PCTWORD", "TIMESWORD", "SCALE_M", "CENTS", "FXWORD"):
-            i += 1
-            continue
-        if kind == BREAK and (not out or out[-1].type == BREAK):
+        if kind in ("MONEYWORD", "PCTWORD", "TIMESWORD", "SCALE_M", "CENTS", "FXWORD"):
             i += 1
             continue
         out.append(t)
@@ -386,6 +379,19 @@ def _one_unit(lex: list[Tok], i: int) -> tuple[list[Tok], int]:
     number = _merge("NUM", lex[i:end], value)
     time = lex[i + 1]
     return [number, Tok("TIME", time.text, time.value, number.end, number.end)], end
+
+
+def _filler(t: Tok, out: list[Tok], after: str) -> Tok | None:
+    """What a filler becomes: a context ("a 64k window"; "a 2-hour window" is no fact), a
+    break before a direction word ("… tokens and output …"), or nothing."""
+    said = t.text.lower()
+    if said == "window" and out and out[-1].type == "NUM":
+        value = out[-1].value
+        if isinstance(value, float) and value >= 1024:
+            return Tok("CONTEXT", t.text, None, t.start, t.end)
+    if said == "and" and after in _DIRECTION_WORDS:
+        return Tok(BREAK, t.text, None, t.start, t.end)
+    return None
 
 
 def _glued(lex: list[Tok], i: int, joints: tuple[str, ...]) -> tuple[Tok, Tok, Tok] | None:

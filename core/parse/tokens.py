@@ -30,7 +30,7 @@ __all__ = ["Raw", "Scan", "Tok", "raw_pieces", "scan"]
 
 _KV = r"(?P<kv>(?<![\w.=/])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
 _PIECES = (
-    r"(?P<num>\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|billions?|mil|mio|mrd|bn|tsd|[kmb]"
+    r"(?P<num>(?=[\d.])(?:\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|billions?|mil|mio|mrd|bn|tsd|[kmb]"
     r"|dollars?|usd|eur|euros?|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
     r"|seconds?|secondes?|segundos?|sekunden?)\b|\s?[$€%])"
     r"|(?:(?<=[$€£])|(?<=[$€£] )|(?<=USD )|(?<=usd ))\d+,\d\d(?![\d,])"  # "$ 5,80", "USD 3,60"
@@ -38,8 +38,9 @@ _PIECES = (
     r"|\b\d,\d(?![\d,])"  # "1,8": one digit after a comma is never a thousands group
     r"|(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)"
     r"|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,]|\.\d)|\d+)"
-    r"(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+)"
-    r"|(?P<word>(?<=\d)[xX×](?=[^\W_])|[^\W\d_][^\W_]*(?:\.\d+[^\W_]*)*(?:['’][^\W\d_]+)?)"
+    r"(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+))"  # every number opens on a digit or "."
+    r"|(?P<word>(?=[^\W\d_]|×)(?:(?<=\d)[xX×](?=[^\W_])|[^\W\d_][^\W_]*(?:\.\d+[^\W_]*)*"
+    r"(?:['’][^\W\d_]+)?))"
     r"|(?P<sym>[$€£¢%/×~<>≤≥+&=:_*-])"
     r"|(?P<sep>[.;!?\n,()\[\]|—–→⇒])"
 )
