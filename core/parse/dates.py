@@ -22,8 +22,23 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"20\d\d")
-_SHORT = re.compile(r"(?<=\bon |\bby )\d{1,2}/\d{1,2}(?![/\d])")
+_SHORT = re.compile(r"\d{1,2}/\d{1,2}(?![/\d])")
 """A day with no year after "on" or "by" ("on 12/09"): blanked, never an as-of date."""
+
+
+def _blank_short(text: str) -> str:
+    """``text`` with each "on 12/09" or "by 04/30" day blanked, found by its words first
+    (a regex that opens on a lookbehind tries every position of a 10 KB message)."""
+    chars: list[str] | None = None
+    for word in (" on ", " by "):
+        at = text.find(word)
+        while at != -1:
+            day = _SHORT.match(text, at + 4)
+            if day is not None:
+                chars = chars if chars is not None else list(text)
+                chars[day.start() : day.end()] = " " * (day.end() - day.start())
+            at = text.find(word, at + 4)
+    return "".join(chars) if chars is not None else text
 _AS_OF = re.compile(
     r"\b(?:as[\s-]+of|effective|dated|valid\s+from|au|stand|zum)\s*:?\s*$", re.IGNORECASE
 )
@@ -45,8 +60,8 @@ _MONTH_NUMBER = {
 def dates(text: str) -> tuple[str, list[tuple[dt.date, str]]]:
     """The text with its dates blanked, and each "as of" date with the words it came from."""
     found: list[tuple[dt.date, str]] = []
-    if "/" in text:
-        text = _SHORT.sub(lambda m: " " * len(m.group()), text)  # "on 12/09": no quantity
+    if "/" in text and (" on " in text or " by " in text):
+        text = _blank_short(text)  # "on 12/09": no quantity
     if _YEAR.search(text) is None:
         return text, found  # every other date form names its year: most messages have none
 

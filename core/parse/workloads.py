@@ -18,6 +18,11 @@ from __future__ import annotations
 
 import re
 
+_CUES = frozenset(
+    {"(a)", "(b)", "(1)", "(2)", "a)", "b)", "1)", "2)", "phase", "option", "scenario"}
+    | {"workload", "before", "after"}
+)
+"""Words every labelled workload has one of: looked for before any regex runs."""
 _LABEL = re.compile(
     r"(?:^|(?<=[\n.;!?]))[ \t>*•-]*"
     r"(?P<label>\((?P<item>[a-e]|[1-9])\)|(?P<item2>[a-e1-9])\)"
@@ -41,8 +46,9 @@ _CHOICE = re.compile(
 
 def chosen(text: str) -> tuple[str, str | None]:
     """``text`` with the workloads not asked about blanked, and the choice said (or None)."""
-    if "(" not in text and ":" not in text and ")" not in text:
-        return text, None  # every label has a bracket or a colon: most messages have none
+    lower = text.lower()
+    if not any(cue in lower for cue in _CUES):
+        return text, None  # most messages name no workloads: substring looks decide it
     starts = [(m.start("label"), _name(m)) for m in _LABEL.finditer(text)]
     names = {name for _, name in starts}
     if len(names) < 2:
