@@ -120,7 +120,8 @@ _FOREIGN: dict[str, str] = {
     "BATCH": "batchgröße batchgrösse lote",
     "PER": "pro par por",
     FILLER: "de la le les des du et und pour para con mit avec en sur auf etwa environ unos "
-    "cerca el los las y ist das vom der die",
+    "cerca el los las y ist das vom der die "
+    "は で の を が に と も へ です ます から まで 的 是 在",
 }
 """German, French and Spanish words for the same terminals: the sales team's customers
 write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""

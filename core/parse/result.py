@@ -20,6 +20,7 @@ from core.catalog import Catalog
 from core.parse import context
 from core.parse.api_prices import both_sides
 from core.parse.breakdowns import breakdown, listed
+from core.parse.cjk import spelled_out
 from core.parse.dates import dates
 from core.parse.discounts import discounted
 from core.parse.facts import Reading, read
@@ -93,6 +94,7 @@ def _build(
 def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     """The kind-neutral reading of a message, its ``key=value`` pairs, and whether it was cut."""
     plain, cut = plain_text(text)
+    plain = spelled_out(plain)
     plain, as_of = dates(plain)
     plain = blank_references(plain)
     if "R$" in plain:

@@ -1,0 +1,79 @@
+"""Chinese and Japanese messages, read with the same grammar as the rest.
+
+Customers in Tokyo and Shanghai write "1日あたり約5万件のリクエスト" and "我们每天大约
+300万次请求": no spaces between words, a figure glued to its script, and a few words
+that carry every fact (per day, requests, input, output, tokens, seconds, model). Each
+of those words is written out in English, with spaces around it; a figure stays glued
+to its 万 or 億 (the numbers reader takes those as scales); what is left of the script
+is spaced apart from Latin letters and digits, so a GPU or model name written against it
+("B300希望", "モデルはQwen3") is its own word. The particles between words (は, で, の…)
+are fillers to the lexicon, and any other word of the script is an unknown word there:
+a break facts never span, never a wrong value.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SCRIPT = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_ANY = re.compile(f"[{_SCRIPT}]")
+_WORDS: dict[str, str] = {
+    "1日あたり": "per day",
+    "一日あたり": "per day",
+    "1日": "a day",
+    "每天": "per day",
+    "每日": "per day",
+    "毎日": "per day",
+    "日あたり": "per day",
+    "月間": "a month",
+    "毎月": "per month",
+    "每月": "per month",
+    "毎時": "per hour",
+    "每小时": "per hour",
+    "1時間あたり": "per hour",
+    "毎秒": "per second",
+    "每秒": "per second",
+    "リクエスト": "requests",
+    "次请求": "requests",
+    "请求": "requests",
+    "件の": "",
+    "件": "",
+    "入力": "input",
+    "输入": "input",
+    "出力": "output",
+    "输出": "output",
+    "トークン": "tokens",
+    "ミリ秒": "ms",
+    "毫秒": "ms",
+    "秒": "seconds",
+    "以内": "under",
+    "以下": "under",
+    "モデル": "model",
+    "模型": "model",
+    "約": "about",
+    "约": "about",
+    "大约": "about",
+    "ピーク": "peak",
+    "峰值": "peak",
+    "平均": "average",
+    "倍": "x",
+    "同時": "concurrent",
+    "并发": "concurrent",
+    "ヶ月": "months",
+    "か月": "months",
+    "个月": "months",
+}
+_WORD = re.compile("|".join(sorted(map(re.escape, _WORDS), key=len, reverse=True)))
+_EDGE = re.compile(f"(?<=[{_SCRIPT}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_SCRIPT}])")
+_SCALED = re.compile(r"(?<=\d) (?=[万億亿千])")
+
+
+def spelled_out(text: str) -> str:
+    """``text`` with its Chinese and Japanese fact words in English and its script spaced
+    apart from Latin words and figures (unchanged when it has none: most messages)."""
+    if _ANY.search(text) is None:
+        return text
+    text = text.replace("、", ", ").replace("。", ". ").replace("，", ", ")
+    text = _WORD.sub(lambda m: f" {_WORDS[m.group()]} ", text)
+    text = _EDGE.sub(" ", text)
+    return _SCALED.sub("", text)  # "300 万": back to "300万", a figure and its scale

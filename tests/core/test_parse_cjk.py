@@ -1,0 +1,29 @@
+"""Chinese and Japanese messages: their fact words read, the rest a break, never a guess."""
+
+from __future__ import annotations
+
+from core.catalog import Catalog
+from core.parse import parse
+from core.parse.cjk import spelled_out
+
+
+def test_a_japanese_request_rate_lengths_gpu_and_latency(catalog: Catalog) -> None:
+    got = parse("お世話になっております。1日あたり約20万件のリクエストで、モデルはQwen3-32B、"
+                "入力2000トークン、出力300トークンです。TTFTは1.2秒以内、GPUはH100を希望します。",
+                catalog).fields
+    assert got["requests_per_day"] == 200_000
+    assert (got["input_tokens"], got["output_tokens"]) == (2000, 300)
+    assert (got["max_ttft_s"], got["gpu"], got["model"]) == (1.2, "h100-sxm", "qwen3-32b")
+
+
+def test_a_chinese_rate_and_a_monthly_volume_with_its_scale(catalog: Catalog) -> None:
+    zh = parse("我们每天大约 80万 次请求，模型是 Llama 3.1 8B，输入约 900 tokens，"
+               "输出约 150 tokens", catalog).fields
+    assert (zh["requests_per_day"], zh["input_tokens"], zh["output_tokens"]) == (8e5, 900, 150)
+    month = parse("顧客は月間で約3億 output tokens、モデルは gpt-oss-120b", catalog).fields
+    assert month["output_tokens_per_day"] == 3e8 / 30
+
+
+def test_text_without_the_script_is_left_alone() -> None:
+    text = "2M requests/day on Llama 3.1 8B"
+    assert spelled_out(text) is text
