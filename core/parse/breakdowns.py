@@ -60,11 +60,12 @@ class Breakdown:
     said: str  # the parts, as written
 
 
-def breakdown(text: str) -> Breakdown | None:
-    """The parts under the first header that names a unit, summed per day (or None)."""
+def breakdown(text: str, lower: str | None = None) -> Breakdown | None:
+    """The parts under the first header that names a unit, summed per day (or None);
+    ``lower`` is the text lower-cased, when the caller has it already."""
     if "\n" not in text:
         return None
-    lower = text.lower()
+    lower = text.lower() if lower is None else lower
     for word in _HEADER.finditer(lower):
         start = lower.rfind("\n", 0, word.start()) + 1
         end = lower.find("\n", word.end())

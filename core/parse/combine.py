@@ -24,6 +24,8 @@ _VOLUME_AFTER = frozenset({"OUT", "OUTS", "IN", "INS", "REASON", "TOKENS", "REQU
 _HARDWARE = frozenset({"GPU", "GPUWORD", "NODES"})
 """After "and", a direction word starts the next amount ("1.200 tokens and output 350")."""
 _HOURS = frozenset({"hour", "minute", "second"})
+_NUMBER_THEN = {"PCTWORD": "PCT", "TIMESWORD": "MULT", "FXWORD": "FX"}
+"""A number and the word after it that says what it is, as one terminal."""
 _OVER = frozenset({"over", "in", "during", "across", "within"})
 _NOT_GENERATED = ("embed", "rerank", "retriev", "vector", "search", "ocr", "asr", "tts")
 """Calls that go to something other than the model sized: not requests to it."""
@@ -90,8 +92,8 @@ def combine(lex: list[Tok]) -> list[Tok]:
                     out.append(paired)
                     i += 3
                     continue
-            if at(i + 1) == "PCTWORD":
-                out.append(_merge("PCT", lex[i : i + 2], t.value))
+            if at(i + 1) in _NUMBER_THEN:  # "10 percent", "3 times", "40 euros"
+                out.append(_merge(_NUMBER_THEN[at(i + 1)], lex[i : i + 2], t.value))
                 i += 2
                 continue
             if at(i + 1) == "CENTS":  # "two dollars and fifty cents"
@@ -102,14 +104,6 @@ def combine(lex: list[Tok]) -> list[Tok]:
                     out.pop()
                     money = _merge("MONEY", [dollars, money], dollars.value + t.value / 100)
                 out.append(money)
-                i += 2
-                continue
-            if at(i + 1) == "TIMESWORD":
-                out.append(_merge("MULT", lex[i : i + 2], t.value))
-                i += 2
-                continue
-            if at(i + 1) == "FXWORD":
-                out.append(_merge("FX", lex[i : i + 2], t.value))
                 i += 2
                 continue
             if at(i + 1) == "MONEYWORD" and (
@@ -137,9 +131,7 @@ def combine(lex: list[Tok]) -> list[Tok]:
             i += 2
             continue
         if kind == "INS" and i > 0 and lex[i - 1].type == "NUM":
-            k = i + 1
-            while k < n and lex[k].type == FILLER:
-                k += 1
+            k = _after_fillers(lex, i + 1)
             if k > i + 1 and at(k) == "OUT":  # "~700 in the final answer": its output
                 i += 1
                 continue
@@ -158,9 +150,7 @@ def combine(lex: list[Tok]) -> list[Tok]:
             i += 4 + slashed
             continue
         if kind == "TTFT":
-            k = i + 1
-            while k < n and lex[k].type == FILLER:
-                k += 1
+            k = _after_fillers(lex, i + 1)
             if at(k) == "NUM" and at(k + 1) in ("INS", "IN"):
                 i += 1  # "the TTFT at 2k in / 300 out": the lengths it is asked at, not a wait
                 continue
@@ -174,9 +164,7 @@ def combine(lex: list[Tok]) -> list[Tok]:
             t = Tok("REQUESTS", t.text, None, t.start, t.end)  # "4k questions a day"
             kind = "REQUESTS"
         if kind == "REQUESTS" and t.text.lower() in _LENGTH_NOUNS:
-            k = i + 1
-            while k < n and lex[k].type == FILLER:
-                k += 1
+            k = _after_fillers(lex, i + 1)
             after_tokens = i > 0 and lex[i - 1].type == "TOKENS"  # "500-token completions"
             if after_tokens or (
                 at(k) == "NUM" and at(k + 1) not in ("PER_TIME", "TIME", "REQUESTS")
@@ -187,9 +175,7 @@ def combine(lex: list[Tok]) -> list[Tok]:
             i += 1  # "answers ~40,000 tickets a day": the verb, not an output length
             continue
         if kind in _DIRECTION_WORDS and _before(lex, i) != "NUM":
-            k = i + 1
-            while k < n and lex[k].type == FILLER:
-                k += 1
+            k = _after_fillers(lex, i + 1)
             if k > i + 1 and at(k) == "NUM" and at(k + 1) in _DIRECTION_WORDS:
                 i += 1  # "each answer is ~5k reasoning + 1k visible": the number's own word wins
                 continue
@@ -199,9 +185,7 @@ def combine(lex: list[Tok]) -> list[Tok]:
             i += 2
             continue
         if kind == "TERM":
-            k = i + 1
-            while k < n and lex[k].type == FILLER:
-                k += 1
+            k = _after_fillers(lex, i + 1)
             if at(k) == "NUM" and (
                 at(k + 1) in _VOLUME_AFTER or (at(k + 1) in _HARDWARE and at(i - 1) != "TIME")
             ):
@@ -230,37 +214,11 @@ def combine(lex: list[Tok]) -> list[Tok]:
             out.append(Tok("TIME", f"{t.text} {time.text}", time.value, t.start, time.end))
             i += 2
             continue
-        if kind == "AVG" and at(i + 1) == "TIME" and lex[i + 1].value in _HOURS:
-            k = i + 2
-            while k < n and lex[k].type == FILLER:
-                k += 1
-            if at(k) == "NUM" and at(k + 1) in ("REQUESTS", "TOKENS") and at(k + 2) not in (
-                "PER",
-                "PER_TIME",
-            ):  # "an average hour is around fifty thousand requests": per hour, on average
-                said = lex[k + 1]
-                unit = str(lex[i + 1].value)
-                per = Tok("PER_TIME", lex[i + 1].text, unit, said.end, said.end)
-                out.extend((t, lex[k], said, per))
-                i = k + 2
-                continue
-        if kind == "PEAK" and at(i + 1) == "TIME" and lex[i + 1].value in _HOURS:
-            t = Tok("PEAK", f"{t.text} {lex[i + 1].text}", None, t.start, lex[i + 1].end)
-            lex[i + 1] = t  # "busiest hour is 72,000 requests": as "peak hour" below
-            i += 1
-            kind = "PEAK"
-        if kind == "PEAK" and t.text.lower().endswith(("hour", "minute", "second")):
-            k = i + 1
-            while k < n and lex[k].type == FILLER:
-                k += 1
-            if at(k) == "NUM" and at(k + 1) in ("REQUESTS", "TOKENS") and at(k + 2) not in (
-                "PER",
-                "PER_TIME",
-            ):  # "Peak hour is ~42k requests": per hour, at the peak
-                unit = t.text.lower().rsplit(None, 1)[-1]
-                said = lex[k + 1]
-                out.extend((t, lex[k], said, Tok("PER_TIME", t.text, unit, said.end, said.end)))
-                i = k + 2
+        if kind in ("AVG", "PEAK"):
+            hourly = _hourly(lex, i)  # "an average hour is around 50k requests", "busiest hour …"
+            if hourly is not None:
+                toks, i = hourly
+                out.extend(toks)
                 continue
         if kind == "PER" and at(i + 1) == "GPU" and at(i + 2) == "PER" and at(i + 3) == "TIME":
             gpu, time = lex[i + 1], lex[i + 3]  # "$28,032 per B200 per year"
@@ -316,6 +274,37 @@ def _counted_noun(lex: list[Tok], j: int) -> int | None:
     spans = [a for a in after if a.type != FILLER][:2]  # "… over the 30-day campaign"
     over = any(a.text.lower() in _OVER for a in after if a.type == FILLER)
     return k if over and [a.type for a in spans] == ["NUM", "TIME"] else None
+
+
+def _hourly(lex: list[Tok], i: int) -> tuple[list[Tok], int] | None:
+    """A count said of an average or a peak hour ("an average hour is around fifty thousand
+    requests", "busiest hour is 72,000 requests", "Peak hour is ~42k requests"): per that
+    hour, the side word kept beside it for core.parse.peaks."""
+    side = lex[i]
+    if i + 1 < len(lex) and lex[i + 1].type == "TIME" and lex[i + 1].value in _HOURS:
+        time, j = lex[i + 1], i + 2
+        unit, per_text = str(time.value), time.text
+        if side.type == "PEAK":  # "busiest hour": one peak word, as "peak hour" is
+            side = Tok("PEAK", f"{side.text} {time.text}", None, side.start, time.end)
+            per_text = side.text
+    elif side.type == "PEAK" and side.text.lower().endswith(("hour", "minute", "second")):
+        unit, per_text, j = side.text.lower().rsplit(None, 1)[-1], side.text, i + 1
+    else:
+        return None
+    k = _after_fillers(lex, j)
+    if k + 1 >= len(lex) or lex[k].type != "NUM" or lex[k + 1].type not in ("REQUESTS", "TOKENS"):
+        return None
+    if k + 2 < len(lex) and lex[k + 2].type in ("PER", "PER_TIME"):
+        return None  # "peak hour 42k requests per minute": its own time
+    said = lex[k + 1]
+    return [side, lex[k], said, Tok("PER_TIME", per_text, unit, said.end, said.end)], k + 2
+
+
+def _after_fillers(lex: list[Tok], j: int) -> int:
+    """The first terminal at or after ``lex[j]`` that is not a filler (or the end)."""
+    while j < len(lex) and lex[j].type == FILLER:
+        j += 1
+    return j
 
 
 def _before(lex: list[Tok], i: int) -> str:

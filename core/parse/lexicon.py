@@ -369,21 +369,15 @@ def _word_table() -> dict[str, tuple[str, str | float | None]]:
     return table
 
 
-EVERYDAY = frozenset({"generates", "generate", "things", "thing", "answered", "requested"})
-"""Everyday words one edit from a keyword ("generates" from "generated"): never a typo."""
-_EXACT_ONLY = frozenset({"thinks"})
-"""Keywords one letter away from everyday words ("things"): read only as spelled."""
+EVERYDAY = frozenset({"things", "thing", "answered", "requested"})
+"""Everyday words one edit from a keyword ("things" from "thinks"): never a typo."""
 
 
 def _typo_table(words: dict[str, tuple[str, str | float | None]]) -> dict[str, str]:
     """Single deletions of every long keyword -> the keyword (first one wins)."""
     typos: dict[str, str] = {}
     for w, (terminal, _) in words.items():
-        if (
-            len(w) < TYPO_MIN_LENGTH
-            or terminal in (FILLER, "TIME", "PER_TIME", "FXWORD")
-            or w in _EXACT_ONLY
-        ):
+        if len(w) < TYPO_MIN_LENGTH or terminal in (FILLER, "TIME", "PER_TIME", "FXWORD"):
             # a currency is a word of its own: German "Preis" is no misspelt "reais"
             continue
         for d in _deletions(w, keep_self=False):

@@ -299,23 +299,22 @@ def _replace(reading: Reading, said: str) -> None:
         reading.withdraw("requests_per_day")
 
 
-_UNIT_WORDS = "calls|requests|turns|messages|prompts|queries|completions|steps"
+_FINER_UNITS = "calls|turns|messages|prompts|queries|completions|steps"
+"""What a unit is defined in, besides requests themselves."""
+_UNIT_WORDS = f"{_FINER_UNITS}|requests"
+_SMALL_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty"
 _DEFINED_AFTER = (
     r"s?\s*(?:≈|~|=|:|is|means|equals|averages|makes|fires|triggers|takes|needs|has|does"
     r"|uses|gets|goes\s+through)?\s*"
     r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+){0,2}?"
     rf"(?P<unit>{_UNIT_WORDS})\b"
 )
-_SOME_UNIT = re.compile(
-    r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)\s+"
-    r"(?:[a-z-]+\s+){0,2}?(?:calls|turns|messages|prompts|queries|completions|steps)\b"
-)
+_SOME_UNIT = re.compile(rf"(?:\d|{_SMALL_WORDS})\s+(?:[a-z-]+\s+){{0,2}}?(?:{_FINER_UNITS})\b")
 _NO_UNITS = frozenset(
     {"per", "and", "the", "avg", "average", "peak", "token", "tok", "output", "input", "req"}
 )
 """Words of a rate that are no unit a message defines in calls."""
 _REQUEST_STEMS = ("call", "requ", "quer", "prom", "comp")
-_SMALL_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty"
 _DEFINED_BEFORE = re.compile(r"\b(?:1|one|a|an|each|every|per)\s+$")
 
 
@@ -391,8 +390,7 @@ _MINUTES_PER_CALL = re.compile(
     re.IGNORECASE,
 )
 _TURNS_PER_MINUTE = re.compile(
-    r"\b(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
-    r"(?:llm\s+)?turns?\s+(?:per|a|each)\s+minute\b",
+    rf"\b(?P<n>\d+(?:\.\d+)?|{_SMALL_WORDS})\s+(?:llm\s+)?turns?\s+(?:per|a|each)\s+minute\b",
     re.IGNORECASE,
 )
 

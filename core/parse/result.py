@@ -146,7 +146,7 @@ def summed(reading: Reading) -> None:
                 "requests_per_day", found[0], f"{compact(found[0])} requests/day in all", found[1]
             )
             return
-    parts = breakdown(reading.text)
+    parts = breakdown(reading.text, reading.lower)
     if parts is None or parts.field in reading.values:
         return
     unit = "requests/day" if parts.field == "requests_per_day" else "output tokens/day"
