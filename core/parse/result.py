@@ -206,6 +206,8 @@ DEMAND = (
     "planned_utilization",
 )
 """What only a traffic says: service targets, growth, peaks, the share of capacity planned."""
+PER_REQUEST = ("input_tokens", "output_tokens", "reasoning_tokens")
+"""A request's lengths: with no GPU count or batch, a load to size, not a deployment."""
 
 
 def kind_of(reading: Reading, pairs: Pairs) -> Kind:
@@ -218,6 +220,8 @@ def kind_of(reading: Reading, pairs: Pairs) -> Kind:
         return "scenario"  # "Llama 70B on 8x H200"
     if any(values.get(k) is not None for k in DEMAND):
         return "traffic"  # targets or growth with no volume yet: a sizing that asks for it
+    if any(values.get(k) is not None for k in PER_REQUEST):
+        return "traffic"  # "700 in / 120 out, Llama 8B on L40S": a sizing short of its volume
     if reading.gpu_ids and values.get("model") is not None:
         return "scenario"  # "Llama 70B on H200": the smallest count that holds it, said
     return "unknown"  # GPUs alone ("what about GB300?", "4 nodes of B200") are no deployment

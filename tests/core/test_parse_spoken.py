@@ -134,6 +134,15 @@ def test_a_model_on_a_gpu_is_a_deployment_with_its_defaults_said(catalog: Catalo
     assert any("smallest count" in a for a in parsed.assumed)
 
 
+def test_a_request_length_with_no_count_or_batch_is_a_load_short_of_its_volume(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("~700 tokens in, 120 out. Llama 3.1 8B on H100, no latency SLO", catalog)
+    assert parsed.kind == "traffic"
+    assert parsed.fields["output_tokens"] == 120
+    assert parse("Llama 3.1 8B on 2x H100, 700 in / 120 out", catalog).kind == "scenario"
+
+
 def test_a_command_that_wants_a_deployment_reads_a_gpu_alone_as_one(catalog: Catalog) -> None:
     assert parse("on H200, batch 8", catalog, "scenario").kind == "scenario"
     assert parse("H200 please", catalog, "scenario").kind == "scenario"
