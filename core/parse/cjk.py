@@ -51,6 +51,10 @@ _WORDS: dict[str, str] = {
     "モデル": "model",
     "模型": "model",
     "約": "about",
+    "くらい": "about",
+    "ぐらい": "about",
+    "程度": "about",
+    "左右": "about",
     "约": "about",
     "大约": "about",
     "ピーク": "peak",
@@ -63,6 +67,8 @@ _WORDS: dict[str, str] = {
     "か月": "months",
     "个月": "months",
 }
+_TIMES_AVERAGE = re.compile(r"平均\s*[のの的]?\s*(?:約|约)?\s*(\d+(?:\.\d+)?)\s*倍")
+""""平均の2倍", "平均的3倍": the average's N times, said the English way round."""
 _WORD = re.compile("|".join(sorted(map(re.escape, _WORDS), key=len, reverse=True)))
 _EDGE = re.compile(f"(?<=[{_SCRIPT}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_SCRIPT}])")
 _SCALED = re.compile(r"(?<=\d) (?=[万億亿千])")
@@ -74,6 +80,7 @@ def spelled_out(text: str) -> str:
     if _ANY.search(text) is None:
         return text
     text = text.replace("、", ", ").replace("。", ". ").replace("，", ", ")
+    text = _TIMES_AVERAGE.sub(r" \1x the average ", text)
     text = _WORD.sub(lambda m: f" {_WORDS[m.group()]} ", text)
     text = _EDGE.sub(" ", text)
     return _SCALED.sub("", text)  # "300 万": back to "300万", a figure and its scale

@@ -75,6 +75,9 @@ class Reading:
     quantities: list[tuple[str, float, Match]] = field(default_factory=list)
     """Volumes and concurrency as read, with their facts: ``core.parse.peaks`` reads
     whether each was said at the peak or on average."""
+    steady_peaks: dict[str, str] = field(default_factory=dict)
+    """Volumes known only at their peak, sized as steady until an average turns up later
+    ("the busiest hour is 120k requests", then "a typical day is 1M"): the words said."""
     assumed: list[str] = field(default_factory=list)
     ambiguities: list[str] = field(default_factory=list)
     history: dict[str, list[tuple[Any, Match | None]]] = field(default_factory=dict)

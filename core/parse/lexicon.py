@@ -97,7 +97,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
         "plan plans planned planning aim assumption actual ca approx. env window count "
         "stays stay remains remain capped llm going coming ing final actual chat nos number af "
-        "summary next abt generate generates produce produces closer nearer",
+        "summary next abt generate generates produce produces closer nearer r u",
     ),
 }
 
@@ -120,7 +120,7 @@ _FOREIGN: dict[str, str] = {
     "BATCH": "batchgröße batchgrösse lote",
     "PER": "pro par por",
     FILLER: "de la le les des du et und pour para con mit avec en sur auf etwa environ unos "
-    "cerca el los las y ist das vom der die "
+    "cerca el los las y ist das vom der die im schnitt "
     "は で の を が に と も へ です ます から まで 的 是 在",
 }
 """German, French and Spanish words for the same terminals: the sales team's customers
@@ -251,6 +251,11 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("for", "each"): "PER",
     ("for", "one"): "PER",
     ("peak", "hours"): "PEAK",
+    ("during", "peak"): "PEAK",  # "during" alone stays a break: "rps during our 12h window"
+    ("during", "the", "peak"): "PEAK",
+    ("during", "an", "average"): "AVG",
+    ("during", "the", "average"): "AVG",
+    ("during", "a", "typical"): "AVG",
     ("peak", "hour"): "PEAK",
     ("peak", "time"): "PEAK",
     ("peak", "factor"): "P2A",

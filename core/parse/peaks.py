@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from core.parse.tokens import Tok
 
 _SIDES = frozenset({"PEAK", "AVG"})
+_OWN_UNIT = frozenset({"REQUESTS", "TOKENS", "OUT", "IN"})
 _DAILY = re.compile(r"\bdaily\s+(?:total|volume)\b[^\d]*$", re.IGNORECASE)
 MAX_RATIO = 50.0
 """A peak this many times its average is no peak and average of one volume."""
@@ -149,6 +150,8 @@ def _elliptic(toks: list[Tok], last: int, covered: set[int]) -> tuple[Tok, str] 
         t = toks[k]
         if t.type != "NUM" or k in covered:
             continue
+        if k + 1 < len(toks) and toks[k + 1].type in _OWN_UNIT:
+            return None  # "…; a typical day is ~1.2M requests": a figure with its own unit
         back = k - 1
         while back > last and toks[back].type == "TIME":
             back -= 1  # "busiest minute of the day ~600k": the peak word before its times
@@ -188,7 +191,33 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
         )
         return
     if name != "concurrency":
-        reading.assume(
-            f"'{peak_said}' is the peak: sized as if steady (give the average, or say "
-            "'peak 3x the average')"
+        reading.steady_peaks[name] = peak_said
+        reading.assume(steady(peak_said))
+
+
+def steady(peak_said: str) -> str:
+    """What is said of a volume known only at its peak."""
+    return (
+        f"'{peak_said}' is the peak: sized as if steady (give the average, or say "
+        "'peak 3x the average')"
+    )
+
+
+def average_found(reading: Reading, name: str, mean: float, said: str) -> bool:
+    """An average read after a volume kept at its peak ("the busiest hour is 120k
+    requests; a typical day is 1M"): the average is the volume, and the two give the
+    ratio. False when ``name`` was not held at a peak, or ``mean`` is none of its."""
+    peak_said = reading.steady_peaks.get(name)
+    peak = reading.values.get(name)
+    if peak_said is None or not isinstance(peak, float) or not peak / MAX_RATIO <= mean < peak:
+        return False
+    del reading.steady_peaks[name]
+    reading.values[name] = mean
+    reading.assumed[:] = [a for a in reading.assumed if a != steady(peak_said)]
+    reading.understood.append(f"{compact(mean)} {UNITS[name]} on average ← '{said}'")
+    if "peak_to_average" not in reading.values:
+        reading.values["peak_to_average"] = peak / mean
+        reading.understood.append(
+            f"peak {peak / mean:.3g}x the average ← '{peak_said}' over '{said}'"
         )
+    return True

@@ -38,6 +38,10 @@ def _key(name: str, asides: bool = True) -> str:
         if _key(stripped, asides=False) in _ALIASES:
             lower = stripped
     key = _stripped(re.split(r"[\s.]+", lower))
+    if key not in _ALIASES and lower.startswith(("peak ", "busiest ")):
+        at_peak = _stripped(re.split(r"[\s.]+", lower)[1:])  # "Peak QPS": a peak column
+        if at_peak in _ALIASES:
+            return at_peak
     if key not in _ALIASES and "_" in lower:  # "avg_in", "ttft_sla_s": words joined by "_"
         split = _stripped(re.split(r"[\s._]+", lower))
         if split in _ALIASES:

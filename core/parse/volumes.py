@@ -17,7 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import compact
-from core.parse.peaks import UNITS
+from core.parse.peaks import UNITS, average_found
 from core.parse.plausible import BOUNDS
 
 if TYPE_CHECKING:
@@ -147,7 +147,8 @@ def _window_days(window: re.Match[str]) -> float:
 
 def _put(reading: Reading, name: str, value: float, said: str, over: str) -> None:
     if reading.values.get(name) is not None:
-        return  # a rate said outright wins
+        average_found(reading, name, value, said)  # else a rate said outright wins
+        return
     source = reading.sources.get("output_tokens")
     if name == "output_tokens_per_day" and source is not None and source in said:
         reading.withdraw("output_tokens")  # "45B output tokens" was no request's

@@ -24,6 +24,12 @@ def test_a_chinese_rate_and_a_monthly_volume_with_its_scale(catalog: Catalog) ->
     assert month["output_tokens_per_day"] == 3e8 / 30
 
 
+def test_the_peak_as_the_averages_multiple(catalog: Catalog) -> None:
+    ja = parse("1日あたり5万件のリクエスト、ピークは平均の2倍くらいです。GLM-5", catalog).fields
+    zh = parse("每天300万次请求，峰值是平均的3倍，模型是 GLM-5", catalog).fields
+    assert (ja["peak_to_average"], zh["peak_to_average"]) == (2.0, 3.0)
+
+
 def test_text_without_the_script_is_left_alone() -> None:
     text = "2M requests/day on Llama 3.1 8B"
     assert spelled_out(text) is text

@@ -459,6 +459,26 @@ def test_a_peak_hour_count_is_per_hour_and_a_daily_total_its_average(catalog: Ca
     assert got["peak_to_average"] == pytest.approx(30_000 * 24 / 480_000)
 
 
+def test_a_typical_day_after_a_busiest_hour_is_the_average_of_that_peak(catalog: Catalog) -> None:
+    parsed = parse("the busiest hour is 90k requests; a typical day is ~1.2M requests. "
+                   "Qwen3-32B", catalog)
+    assert parsed.fields["requests_per_day"] == 1_200_000
+    assert parsed.fields["peak_to_average"] == pytest.approx(90_000 * 24 / 1_200_000)
+    assert not any("sized as if steady" in a for a in parsed.assumed)
+
+
+def test_a_rate_during_the_peak_hour_is_the_peak(catalog: Catalog) -> None:
+    got = parse("The system shall serve 40,000 requests per hour during an average hour and "
+                "100,000 requests per hour during the peak hour. GLM-5", catalog).fields
+    assert got["requests_per_day"] == 40_000 * 24
+    assert got["peak_to_average"] == 2.5
+
+
+def test_texting_shorthand_for_are(catalog: Catalog) -> None:
+    assert parse("kimi k3 500m output toks a day, peaks r 3x", catalog).fields[
+        "peak_to_average"] == 3.0
+
+
 def test_one_of_several_stacks_and_one_in_a_place_are_no_figures(catalog: Catalog) -> None:
     got = parse("Two stacks, one in Oregon, one in Dublin: each is Llama 3.1 70B on 8x H200, "
                 "batch 32. Quote ONE of them at $3.50/GPU-hour.", catalog).fields

@@ -663,6 +663,13 @@ def test_a_tables_peak_column_gives_the_ratio_not_the_volume(catalog: Catalog) -
     assert got["peak_to_average"] == pytest.approx(400 / 150, rel=1e-4)
 
 
+def test_a_forms_peak_line_gives_the_ratio(catalog: Catalog) -> None:
+    form = ("6.1 Workload\n  Peak QPS ........ 120\n  Avg QPS ......... 40\n"
+            "  Avg output (tokens) .... 500\nModel: gpt-oss-120b")
+    got = parse(form, catalog).fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (40 * 86400, 3.0)
+
+
 def test_mil_is_a_thousand_in_a_spanish_or_portuguese_message(catalog: Catalog) -> None:
     parsed = parse(
         "Olá, o cliente tem 40 mil active users per day, each one does around 8 requests. "
