@@ -4,8 +4,9 @@ Customers paste what their dashboards export: a Markdown table, a CSV header and
 row, tab-separated "label<TAB>value" lines, a JSON object. Their column names are the
 field's common names ("ISL", "# gpus", "req_per_hour", "p2a"), so each is mapped to the
 contract's field, with its unit converted (a rate per hour becomes ``requests_per_day``).
-A table is read only when at least two of its names are known; only its first row is
-read, and more rows are said.
+A table is read when at least two of its names are known, or one day's volume beside a
+column of labels ("Region | Req/day"); which row is read, or which rows added up, is
+what the words around it say (``core.parse.rows``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.parse.numbers import SCALES, amount
+from core.parse.rows import chosen
 from core.parse.timeunits import months
 from core.units import HOURS_PER_MONTH
 
@@ -75,7 +77,7 @@ for _field, _factor, _names in (
     ("requests_per_day", 24.0, "rph req_per_hour requests_per_hour req/h requests/hour"),
     ("requests_per_day", 24.0, "req/hour req/hr requests/hr"),
     ("requests_per_day", 1.0, "rpd req_per_day requests_per_day requests/day daily_requests"),
-    ("requests_per_day", 1.0, "req/day req/d requests_a_day"),
+    ("requests_per_day", 1.0, "req/day req/d requests_a_day daily_req daily_reqs"),
     ("output_tokens_per_day", 1.0, "output_tokens_per_day out_tok_per_day tokens_per_day"),
     ("output_tokens_per_day", 1.0, "tokens_out_per_day output_tokens/day"),
     ("output_tokens_per_day", 1.0, "daily_output_tokens daily_output output_tokens_a_day"),
@@ -152,29 +154,31 @@ def _tables(text: str, out: Structured) -> None:
         if len(head) in (2, 3) and _key(head[0]) in _NAME_COLUMNS and _key(head[1]) in _VALUES:
             _vertical(lines[i + 1 :], sep, out)
             return
-        known = sum(_key(h) in _ALIASES for h in head)
-        if known < 2:
-            continue
-        rows = [
-            _cells(ln, sep)
-            for ln in lines[i + 1 :]
-            if ln.count(sep) >= 1 and not set(ln) <= set("|-: \t")
-        ]
-        rows = [r for r in rows if len(r) == len(head)]
-        if not rows:
+        field_of = {c: f[0] for c, h in enumerate(head) if (f := _ALIASES.get(_key(h)))}
+        labelled = _key(head[0]) not in _ALIASES and set(field_of.values()) <= _PER_DAY
+        if len(field_of) < 2 and not (labelled and field_of):
+            continue  # one known column: a day's volume by a column of labels ("Region")
+        end = i + 1
+        while end < len(lines) and separator(lines[end]) == sep:
+            end += 1  # the table runs on while its lines have cells
+        rows = [_cells(ln, sep) for ln in lines[i + 1 : end] if not set(ln) <= set("|-: \t")]
+        rows = [r + [""] * (len(head) - len(r)) for r in rows if 2 <= len(r) <= len(head)]
+        if len(field_of) < 2 and any(amount(r[0]) is not None for r in rows):
             continue
         totals = [r for r in rows if _key(r[0]) in ("total", "sum", "all")]
         parts = [r for r in rows if r not in totals]
-        for c, (name, value) in enumerate(zip(head, (totals or rows)[0], strict=True)):
-            column = {r[c] for r in parts}
-            if totals and not value and len(column) == 1:
-                value = column.pop()  # a total row leaves blank what every row shares
+        if not parts:
+            continue
+        rest = "\n".join(lines[:i] + lines[end:])
+        choice = chosen(head, parts, totals, rest, field_of)
+        for name, value in zip(head, choice.cells, strict=True):
             _add(out, name, value)
-        if totals:
-            out.notes.append(f"a table of {len(parts)} rows and a total: read the total")
-        elif len(rows) > 1:
-            out.notes.append(f"a table of {len(rows)} rows: read the first only")
+        if choice.note:
+            out.notes.append(choice.note)
         return
+
+
+_PER_DAY = frozenset({"requests_per_day", "output_tokens_per_day"})
 
 
 _NAME_COLUMNS = frozenset({"metric", "field", "parameter", "param", "item", "name", "key", "input"})

@@ -199,3 +199,37 @@ def test_rfp_tables_with_hourly_rates_quantities_and_unit_prices(catalog: Catalo
     price = parse("| Item | Qty (GPUs) | Unit price (USD/GPU-hour) |\n|---|---|---|\n"
                   "| NVIDIA H200, Llama 3.1 70B, FP8 | 16 | 3.05 |", catalog).fields
     assert (price["gpus"], price["price_per_gpu_hour"]) == (16, 3.05)
+
+
+TIERS = (
+    "Tier\tReq/day\tOutput (tok)\nFree\t3,000,000\t150\nTeam\t400,000\t300\n"
+    "Corp\t100,000\t600\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "requests", "output"),
+    [
+        ("we only size *Team* on this lease", 400_000, 300),
+        ("Team + Corp go onto the new cluster, Free stays on the old one", 500_000, None),
+        ("use the last row", 100_000, 600),
+        ("the sum of them is what we need", 3_500_000, None),
+        ("", 3_000_000, 150),  # nothing said: the first row, and the other rows said
+    ],
+)
+def test_the_row_of_a_pasted_table_the_message_points_at(
+    catalog: Catalog, said: str, requests: float, output: int | None
+) -> None:
+    parsed = parse(f"{TIERS}{said}. Llama 3.1 8B on H100", catalog)
+    assert parsed.fields["requests_per_day"] == requests
+    assert parsed.fields.get("output_tokens") == output
+    if output is None:  # rows with other lengths are not one length: said, not guessed
+        assert any("differ by row" in a for a in parsed.assumed)
+
+
+def test_a_day_volume_by_a_column_of_labels_and_a_trailing_blank_total(catalog: Catalog) -> None:
+    got = fields(catalog, "Region\tShare\tReq/day\nNA\t60%\t600,000\nEU\t40%\t400,000\n"
+                 "TOTAL\t\t1,000,000\t\n\nQwen3-32B on H200")
+    assert got["requests_per_day"] == 1_000_000
+    unlabelled = fields(catalog, "Size\tReq/day\n8\t100,000\n16\t300,000\nQwen3-32B")
+    assert "requests_per_day" not in unlabelled  # rows of what? not said, not guessed

@@ -1,0 +1,136 @@
+"""Which row of a pasted table the message means.
+
+A sheet pasted into Slack has several rows, and the words around it say which one to
+size: "we're only sizing *Pro*", "run the stretch row", "use the latest week", "only NA +
+EMEA go onto the new cluster", "the sum is the total we need". Read in that order:
+
+- a row named by its label, alone: that row;
+- several labels joined ("NA + EMEA", "Copilot and Tutor"): those rows combined;
+- "latest", "last", "most recent": the last row;
+- "sum", "combined", "all of them" (and no total row): every row combined;
+- else the total row if there is one, or the first row, as before.
+
+Rows are combined column by column: a volume (requests or output tokens a day) is added
+up; any other figure is kept only when every row gives the same one, since a request's
+length or a ratio of one row is no other row's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.parse.numbers import amount
+
+_LATEST = re.compile(r"\b(?:latest|last|most\s+recent|newest|current)\b", re.IGNORECASE)
+_SUMMED = re.compile(
+    r"\b(?:sum|summed|combined|together|add(?:ed)?\s+up|all\s+of\s+(?:them|these|it)"
+    r"|all\s+(?:the\s+)?(?:rows|apps|tenants|workloads|regions))\b",
+    re.IGNORECASE,
+)
+_JOINED = r"\s*(?:\+|&|,|\band\b|\bplus\b)\s*"
+_ADDED = frozenset({"requests_per_day", "output_tokens_per_day"})
+"""Volumes, which add up over rows; a request's length or a ratio does not."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    cells: list[str]
+    note: str
+
+
+def chosen(
+    head: list[str],
+    parts: list[list[str]],
+    totals: list[list[str]],
+    rest: str,
+    field_of: dict[int, str],
+) -> Choice:
+    """The row (or rows combined) the words outside the table point at."""
+    named = _named(parts, rest) if len(parts) > 1 else []
+    if len(named) == 1:
+        return Choice(named[0], f"a table of {len(parts)} rows: read the row '{named[0][0]}'")
+    joined = _joined(named, rest)
+    if len(joined) > 1:
+        said = " + ".join(f"'{r[0]}'" for r in joined)
+        return _summed(
+            head, joined, _combined(head, joined, field_of), field_of, f"rows {said} added up"
+        )
+    if len(parts) > 1 and _LATEST.search(rest):
+        return Choice(parts[-1], f"a table of {len(parts)} rows: read the latest, '{parts[-1][0]}'")
+    if len(parts) > 1 and not totals and _SUMMED.search(rest):
+        cells = _combined(head, parts, field_of)
+        return _summed(head, parts, cells, field_of, f"the {len(parts)} rows added up")
+    if totals:
+        total = [
+            value or _shared([r[c] for r in parts]) for c, value in enumerate(totals[0])
+        ]  # a total row leaves blank what every row shares
+        note = f"a table of {len(parts)} rows and a total: read the total"
+        return _summed(head, parts, total, field_of, note)
+    note = f"a table of {len(parts)} rows: read the first only" if len(parts) > 1 else ""
+    return Choice(parts[0], note)
+
+
+def _named(parts: list[list[str]], rest: str) -> list[list[str]]:
+    """Rows whose label the message says outside the table ("only sizing *Pro*"); a
+    label's first word ("Sep" of "Sep-26") counts when no other label shares it."""
+    labels = [_label(r) for r in parts]
+    firsts = [re.split(r"[\s/(-]", label)[0] for label in labels]
+    found = []
+    for row, label, first in zip(parts, labels, firsts, strict=True):
+        if not label or amount(label) is not None:
+            continue
+        said = [label] + ([first] if firsts.count(first) == 1 else [])
+        if any(len(w) >= 2 and _said(w).search(rest) for w in said):
+            found.append(row)
+    return found
+
+
+def _label(row: list[str]) -> str:
+    return row[0].strip("*_ ")
+
+
+def _said(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])", re.IGNORECASE)
+
+
+def _joined(rows: list[list[str]], rest: str) -> list[list[str]]:
+    """The rows of labels said joined ("only NA + EMEA go"), when one such run is said."""
+    if len(rows) < 2:
+        return []
+    any_label = "|".join(re.escape(_label(r)) for r in rows)
+    runs = re.findall(
+        rf"(?<![\w-])(?:{any_label})(?:{_JOINED}(?:{any_label}))+(?![\w-])", rest, re.I
+    )
+    if len(runs) != 1:
+        return []
+    return [r for r in rows if _said(_label(r)).search(runs[0])]
+
+
+def _combined(head: list[str], rows: list[list[str]], field_of: dict[int, str]) -> list[str]:
+    out = []
+    for c in range(len(head)):
+        cells = [r[c] for r in rows]
+        if field_of.get(c) in _ADDED:
+            numbers = [amount(x) for x in cells]
+            whole = all(n is not None for n in numbers)
+            out.append(f"{sum(n for n in numbers if n is not None):.12g}" if whole else "")
+        else:
+            out.append(_shared(cells))
+    return out
+
+
+def _summed(
+    head: list[str], rows: list[list[str]], cells: list[str], field_of: dict[int, str], note: str
+) -> Choice:
+    """Rows read as one, and what that left out: the known columns the rows disagree on."""
+    left = [head[c] for c in field_of if not cells[c] and any(r[c] for r in rows)]
+    if left:
+        note += f"; {', '.join(left)} differ by row: not read (say which row)"
+    return Choice(cells, note)
+
+
+def _shared(cells: list[str]) -> str:
+    """The one value every row gives, or nothing."""
+    values = set(cells)
+    return values.pop() if len(values) == 1 else ""
