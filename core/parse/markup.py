@@ -54,5 +54,12 @@ def plain_text(text: str) -> tuple[str, bool]:
     text = unicodedata.normalize("NFKC", text)
     if "~" in text:
         text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
-    text = _SLACK.sub(_replace, text)
-    return unwrap(html.unescape(text)), cut
+    if "```" not in text:
+        return unwrap(html.unescape(_SLACK.sub(_replace, text))), cut
+    pieces = text.split("```")  # every other piece is a code block: its lines are records
+    return " ".join(
+        html.unescape(_SLACK.sub(_replace, piece))
+        if i % 2
+        else unwrap(html.unescape(_SLACK.sub(_replace, piece)))
+        for i, piece in enumerate(pieces)
+    ), cut

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from core.parse.tokens import Tok
 
 _SIDES = frozenset({"PEAK", "AVG"})
+_LOW = re.compile(
+    r"\b(?:trough|troughs|lowest|minimum|min|low|off[\s-]peak|overnight)\b[\s:=~]*$", re.I
+)
+"""Words right before a rate that make it the low point, neither the average nor a peak."""
 _OWN_UNIT = frozenset({"REQUESTS", "TOKENS", "OUT", "IN"})
 _DAILY = re.compile(r"\bdaily\s+(?:total|volume)\b[^\d]*$", re.IGNORECASE)
 MAX_RATIO = 50.0
@@ -103,7 +107,14 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
     said: dict[str, dict[str, list[tuple[float, str]]]] = {}
     before_back = [q for q in reading.quantities if back is not None and q[2].toks[-1].end <= back]
     pointed = before_back[-1][2] if before_back else None  # "… about half that": the peak
+    lows: set[str] = set()
+    last: dict[str, float] = {}  # the last said of each volume that is no low
     for name, value, m in reading.quantities:
+        if _LOW.search(reading.text, max(0, m.toks[0].start - 25), m.toks[0].start):
+            reading.assume(f"'{reading.said(m)}' is the low, not the average: not sized")
+            lows.add(name)
+            continue  # "peak 1.75M/h · trough 720k/h · mean 1.05M/h"
+        last[name] = value
         inner = next((t.type for t in m.toks if t.type in _SIDES), None)  # "TPM: mean 250k"
         if inner is not None:
             side = "peak" if inner == "PEAK" else "average"
@@ -120,6 +131,8 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
             if _DAILY.search(reading.text, max(0, tok.start - 30), tok.start):
                 scaled = tok.value  # "… and the daily total was 720k": a day's already
             said[name].setdefault(other_side, []).append((scaled, tok.text))
+    for name in lows & set(last):
+        reading.values[name] = round(last[name]) if name == "concurrency" else last[name]
     for name, sides in said.items():
         if "peak" in sides:
             _resolve(reading, name, sides)

@@ -274,7 +274,8 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
 _TODAY = re.compile(
     r"\b(?:today|currently|current(?:ly)?|self[\s-]hosted|existing|we\s+run|they\s+run"
     r"|running|runs|now|at\s+the\s+moment|move\s+off|off\s+of|replace|bill\s+is|bench"
-    r"|benchmark(?:ed)?|tested|their\s+own|our\s+own|(?:switching|moving|migrating)\s+from)\b",
+    r"|benchmark(?:ed)?|tested|their\s+own|our\s+own|(?:switching|moving|migrating)\s+from)\b"
+    r"|\butil(?:i[sz]ation)?\s*\(\s*$",  # a dashboard's "gpu util (A100) .... 71%"
     re.IGNORECASE,
 )
 """Words before a GPU that make it the hardware they have, not the one to size on."""

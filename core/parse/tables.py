@@ -71,7 +71,7 @@ for _field, _factor, _names in (
     (
         "requests_per_day",
         86400.0,
-        "rps qps avg_rps req_per_sec requests_per_second req/s requests/sec",
+        "rps qps avg_rps req_per_sec requests_per_second req/s requests/sec requests/s",
     ),
     ("requests_per_day", 1440.0, "rpm req_per_min requests_per_minute req/min requests/min"),
     ("requests_per_day", 24.0, "rph req_per_hour requests_per_hour req/h requests/hour"),
@@ -129,16 +129,36 @@ def structured(text: str) -> Structured:
     out = Structured()
     if "|" in text or "," in text or "\t" in text:
         _tables(text, out)
-    labelled = [(m["k"], m["v"]) for m in _LABELLED.finditer(text) if _key(m["k"]) in _ALIASES]
-    if len(labelled) >= 3:  # a form pasted line by line: "GPU count: 16", "Model: Mixtral"
-        for name, value in labelled:
-            _add(out, name, value, names=False)
+    found = [m for m in _LABELLED.finditer(text) if _key(m["k"]) in _ALIASES]
+    leaders = any(".." in m.group() for m in found)  # "requests/s ...... avg 41.7  max 118"
+    if len(found) >= 3 or leaders:  # a form pasted line by line: "GPU count: 16"
+        for m in found:
+            _form_line(out, m["k"], m["v"])
     if '"' in text:
         for m in _JSON_PAIR.finditer(text):
             _add(out, m["k"], m["v"].strip())
     if out.peaks:
         _peaks(out)
     return out
+
+
+_MEAN_AND_PEAK = re.compile(
+    r"(?:avg|mean|average)\s*[:=]?\s*(?P<mean>[\d.,]+\s*[kKmM]?)\s+"
+    r"(?:max|peak|p99|p95)\s*[:=]?\s*(?P<peak>[\d.,]+\s*[kKmM]?)",
+    re.IGNORECASE,
+)
+_PER_REQUEST = re.compile(r"^(?:avg|mean|average)\s+|\s*(?:/|per)\s*req(?:uest)?s?$", re.I)
+
+
+def _form_line(out: Structured, name: str, value: str) -> None:
+    """A form's line; a dashboard's gives the mean and the peak on one ("avg 41.7  max
+    118"), or a mean per request ("avg 410 / req")."""
+    both = _MEAN_AND_PEAK.fullmatch(value.strip())
+    if both is not None:
+        _add(out, name, both["mean"], names=False)
+        _add(out, f"peak {name}", both["peak"], names=False)
+        return
+    _add(out, name, _PER_REQUEST.sub("", value.strip()), names=False)
 
 
 def _tables(text: str, out: Structured) -> None:

@@ -233,3 +233,21 @@ def test_a_day_volume_by_a_column_of_labels_and_a_trailing_blank_total(catalog: 
     assert got["requests_per_day"] == 1_000_000
     unlabelled = fields(catalog, "Size\tReq/day\n8\t100,000\n16\t300,000\nQwen3-32B")
     assert "requests_per_day" not in unlabelled  # rows of what? not said, not guessed
+
+
+def test_a_dashboard_pasted_in_a_code_block(catalog: Catalog) -> None:
+    parsed = parse("```\n[Grafana] gateway (last 24h) refreshed 10:15\n"
+                   "requests/s ......... avg 30    max 90\ncompletion tokens .. avg 350 / req\n"
+                   "gpu util (H100) .... 64%\n```\nsize a replacement on B300, same model "
+                   "(qwen3-32b)", catalog)
+    got = parsed.fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (30 * 86400, 3.0)
+    assert (got["output_tokens"], got["gpu"]) == (350, "b300")  # no "15 requests/s" of 10:15
+
+
+def test_a_trough_is_neither_the_average_nor_the_peak(catalog: Catalog) -> None:
+    parsed = parse("hourly: peak 1.2M req/hour · trough 300k/hour · mean 800k/hour. "
+                   "DeepSeek-R1", catalog)
+    assert parsed.fields["requests_per_day"] == 800_000 * 24
+    assert parsed.fields["peak_to_average"] == 1.5
+    assert any("is the low" in a for a in parsed.assumed)
