@@ -31,7 +31,8 @@ _NAMES = frozenset({"MODEL", "GPU"})
 _MARKER = re.compile(
     r"^[\s,.;:!?…—–-]*(?:(?:no|nope|sorry|oops|wait|actually|correction|rather|er|uh|um"
     r"|i\s+mean|i\s+meant|make\s+(?:that|it)|scratch\s+that|it'?s|it\s+is|should\s+be"
-    r"|let'?s\s+say|my\s+bad|typo)\b[\s,.;:!?…—–-]*)+$",
+    r"|let'?s\s+say|my\s+bad|typo|closer\s+to|more\s+like|nearer|about|around|roughly"
+    r"|i\s+think|probably)\b[\s,.;:!?…—–~≈-]*)+$",
     re.IGNORECASE,
 )
 _UNIT_THEN_MARKER = re.compile(r"^(?:\s*/?\s*[^\W\d][\w-]*){1,2}?\s*[,;:!…—–-]")

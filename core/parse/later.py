@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from core.parse.numbers import compact
+from core.parse.numbers import amount, compact
 from core.parse.peaks import UNITS
 
 if TYPE_CHECKING:
@@ -28,9 +28,18 @@ _PEAK_BEFORE = re.compile(r"\b(?:peaks?|peak\s+hour|busiest|busy|spikes?|bursts?
 _TIMES_THAT = re.compile(r"[x×]\s+(?:that|this|it|the)\b")
 _SIZE_FOR_IT = re.compile(
     r"\bsize[ds]?\s+(?:it\s+|this\s+|the\s+lease\s+)?(?:for|on|to)\s+(?:the\s+)?"
-    r"(?:[\w'-]+[\s-]){0,2}?(?:number|figure|volume|traffic|load|plan|case)\b",
+    r"(?:[\w'-]+[\s-]){0,2}?(?:number|figure|volume|traffic|load|plan|case)\b"
+    r"|\bsize\s+(?:for|on)\s+(?:that|this|it)\b"
+    r"|\b(?:that'?s|that\s+is|which\s+is)\s+what\s+(?:we|they|you)(?:'re|\s+are)?\s+"
+    r"(?:size|sizing|plan|planning)\s+for\b",
     re.IGNORECASE,
 )
+_SIZE_FOR_FIGURE = re.compile(
+    r"\bsize\s+(?:it\s+|this\s+)?(?:for|on|to)\s+(?:the\s+)?[~≈]?"
+    r"(?P<n>\d[\d.,]*(?:\s?[kmb]\b)?)(?!\s*(?:x|×|%|tok|ms|s\b|months?|gpus?|[a-z]*\d))",
+    re.IGNORECASE,
+)
+"""A bare figure to size for ("150k requests/day today, 400k by launch, size for 400k")."""
 _VOLUMES = ("output_tokens_per_day", "requests_per_day")
 
 
@@ -38,6 +47,8 @@ def later(reading: Reading) -> None:
     """Apply "Nx that" to the day's volume when the message asks to size for it."""
     text = reading.text
     lower = reading.lower
+    if "size" in lower:
+        sized_for(reading)
     hint = _TIMES_THAT.search(lower)
     words = [lower.find(w) for w in _FACTOR_WORDS if w in lower]
     if hint is None and not words:
@@ -65,3 +76,24 @@ def later(reading: Reading) -> None:
         f"{compact(scaled)} {UNITS[name]}: × {factor:g} ('{said}'), "
         f"as asked ('{' '.join(asked.group().split())}')"
     )
+
+
+def sized_for(reading: Reading) -> None:
+    """ "size for 400k": the figure said earlier as the later volume is the one sized, in
+    the unit of the day's volume already read."""
+    found = _SIZE_FOR_FIGURE.search(reading.text)
+    name = next((n for n in _VOLUMES if reading.values.get(n) is not None), None)
+    figure = amount(found["n"]) if found is not None else None
+    if found is None or name is None or figure is None or figure < MIN_FIGURE:
+        return
+    old = reading.values[name]
+    if figure == old or not old / 100 <= figure <= old * 100:
+        return
+    reading.values[name] = figure
+    said = " ".join(found.group().split())
+    reading.understood.append(f"{compact(figure)} {UNITS[name]} ← '{said}' (not {compact(old)})")
+    reading.assume(f"'{said}' read as {UNITS[name]}, like the volume said before it")
+
+
+MIN_FIGURE = 1000.0
+"""A bare figure this large is a volume; a smaller one is a count of something else."""

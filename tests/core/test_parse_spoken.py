@@ -1037,3 +1037,17 @@ def test_a_period_before_its_volume_an_answering_verb_and_doubling_by_a_season(
     season = parse("300k req/day on Llama 3.1 8B, it'll double by summer; size for the doubled "
                    "number", catalog).fields
     assert season["requests_per_day"] == 600_000
+
+
+def test_a_later_volume_is_sized_when_the_message_says_so(catalog: Catalog) -> None:
+    that = parse("Beta does 100k requests/day; after launch they expect 4x that, and that's "
+                 "what we size for. Qwen3-32B", catalog).fields
+    figure = parse("150k requests/day today, planning for 600k by the launch, size for 600k. "
+                   "Qwen3-32B", catalog).fields
+    assert (that["requests_per_day"], figure["requests_per_day"]) == (400_000, 600_000)
+
+
+def test_a_correction_said_as_closer_to(catalog: Catalog) -> None:
+    got = parse("They do 600k requests/day — actually closer to 750k, I checked. Qwen3-32B",
+                catalog).fields
+    assert got["requests_per_day"] == 750_000
