@@ -11,8 +11,8 @@ The header says what is counted and per what time; each part under it is a name 
 figure, with no unit of its own (so the grammar reads none of them). The parts are one
 fleet's load: their sum is the volume, said with every part. A header without a unit,
 or parts with their own units, are left to the rest of the reader. Parts listed after a
-rate ("tenant A 100k req/day, B 250k, C 50k") are its unit's, and summed when the message
-says they go together ("size the combined load").
+rate ("tenant A 100k req/day, B 250k, C 50k", or a bullet a line) are its unit's, and
+summed when the message says they go together ("size the combined load").
 """
 
 from __future__ import annotations
@@ -114,9 +114,14 @@ def _parts(text: str, start: int) -> list[tuple[str, float]]:
 
 
 _MORE_PARTS = re.compile(
-    r"(?:[ \t]*,[ \t]*(?:and[ \t]+)?(?P<name>[A-Za-z][\w-]{0,15})[ \t]+~?(?P<n>\d[\d,.]*)"
+    r"(?:[ \t]*,[ \t]*(?:and[ \t]+)?(?P<name>[A-Za-z][\w-]{0,15})[ \t]+~?(?P<n>\d[\d,.]*)(?![,.]\d)"
     r"[ \t]*(?P<scale>[kKmMbB])?(?=[ \t]*(?:[,.;)\n]|and\b|$)))"
 )
+_MORE_LINES = re.compile(
+    r"[ \t]*\n[ \t]*(?:[•*·-][ \t]*)?(?P<name>[A-Za-z][\w -]{0,30}?)[ \t]*:[ \t]*~?"
+    r"(?P<n>\d[\d,.]*)[ \t]*(?P<scale>[kKmMbB])?[ \t]*(?=\n|$)"
+)
+"""A bulleted part on a line of its own, after the rate's line: "• email drafting: 150k"."""
 _TOGETHER = re.compile(r"\b(?:combined|together|in\s+all|altogether|total|sum)\b", re.IGNORECASE)
 
 
@@ -131,14 +136,16 @@ def listed(text: str, said: str, value: float) -> tuple[float, str] | None:
     if not figure:
         return None
     parts, end = [], at + len(said)
-    while (more := _MORE_PARTS.match(text, end)) is not None:
+    while (more := _MORE_PARTS.match(text, end) or _MORE_LINES.match(text, end)) is not None:
         number = digits(more["n"])
         if number is None:
             return None
         parts.append((more["name"], number * SCALES.get((more["scale"] or "").lower(), 1.0)))
         end = more.end()
-    if not parts or not _TOGETHER.search(text, end, end + 200):
-        return None  # parts, then "size the combined load"
+    if not parts or not (
+        _TOGETHER.search(text, end, end + 200) or _TOGETHER.search(text, max(0, at - 200), at)
+    ):
+        return None  # parts, and "size the combined load" before or after them
     per_figure = value / figure  # the rate's unit, as a day's
     total = value + sum(v for _, v in parts) * per_figure
     return total, " + ".join([said, *(f"{name} {compact(v)}" for name, v in parts)])

@@ -247,6 +247,13 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("for", "a", "million"): "PER_MILLION",
     ("for", "1m"): "PER_MILLION",
     ("in", "one"): "PER",
+    ("in", "the"): FILLER,  # "25 in the sheet": a place, not an input length
+    ("in", "our"): FILLER,
+    ("in", "their"): FILLER,
+    ("in", "my"): FILLER,
+    ("in", "this"): FILLER,
+    ("in", "total"): FILLER,  # "so 64 in total": no input length
+    ("in", "all"): FILLER,
     ("in", "each"): "PER",
     ("for", "each"): "PER",
     ("for", "one"): "PER",

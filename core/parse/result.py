@@ -121,6 +121,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     trend(reading)
     split_reasoning(reading)
     nodes_to_gpus(reading, catalog)
+    concurrency_per_node(reading)
     for day, said in as_of:
         reading.put("as_of", day, f"as of {day.isoformat()}", said)
     for number in tokens.refused:
@@ -189,6 +190,34 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     reading.gpu_count = count
     reading.gpu_said.append(f"GPU {count}x {gpu.id}")
     reading.assume(f"'{said}' read as {count} GPUs ({gpu.scale_up_domain_gpus} a node)")
+
+
+_PER_NODE = re.compile(
+    r"\s*(?:per|each|a|/)\s*(?:node|box|server|replica|instance|pod)\b"
+    r"(?:[^.;\n\d]{0,12}?(?P<total>\d[\d,]*)\s+(?:in\s+)?(?:total|overall|in\s+all)\b)?",
+    re.IGNORECASE,
+)
+"""Concurrency said a node ("24 concurrent per node"), maybe with its total ("so 72 total")."""
+
+
+def concurrency_per_node(reading: Reading) -> None:
+    """ "3 nodes × 8 H200, 24 concurrent per node (so 72 total)": the deployment's
+    concurrency is the total, said or multiplied out by the nodes."""
+    said, value = reading.sources.get("concurrency"), reading.values.get("concurrency")
+    at = reading.text.find(said) if said else -1
+    found = _PER_NODE.match(reading.text, at + len(said or "")) if at >= 0 else None
+    if found is None or not isinstance(value, int):
+        return
+    total = digits(found["total"]) if found["total"] else None
+    per_node = reading.node_gpus
+    nodes = reading.gpu_count // per_node if reading.gpu_count and per_node else None
+    if total is None and nodes is not None:
+        total = value * nodes
+    if total is None or total != int(total):
+        reading.ambiguous(f"'{said}{found.group()}': say how many nodes, or the total")
+        return
+    reading.values["concurrency"] = int(total)
+    reading.understood.append(f"concurrency {int(total)} in all ← '{said}{found.group()}'")
 
 
 _SUCH_NODES = re.compile(

@@ -176,10 +176,13 @@ def _restate(reading: Reading, name: str, value: float, said: str) -> None:
 
 
 _SHARE = re.compile(
-    r"\b(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*(?:of\s+(?:it|that|them|those|the\s+total)\s+)?"
+    r"(?:\b(?P<pct>\d{1,2}(?:\.\d+)?)\s*%|\b(?P<num>[1-9])\s*/\s*(?P<den>[2-9])\b"
+    r"|\b(?:a|one)\s+(?P<part>half|third|quarter|fifth)|\b(?P<half>half))\s*"
+    r"(?:of\s+(?:it|that|them|those|the\s+total)\s+)?"
     r"(?:is\s+|are\s+|was\s+|were\s+)?(?P<side>input|prompts?|prefill|output|completions?)\b",
     re.IGNORECASE,
 )
+_PARTS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5}
 
 
 _SPLIT = re.compile(
@@ -196,7 +199,7 @@ def output_share(reading: Reading) -> None:
     flagged so)."""
     vague = [a for a in reading.ambiguities if "tokens without input/output" in a]
     total = reading.values.get("output_tokens_per_day")
-    if not vague or total is None or ("%" not in reading.text and "/" not in reading.text):
+    if not vague or total is None:
         return
     source = reading.sources.get("output_tokens_per_day", "")
     at = max(0, reading.text.find(source.split()[0]) if source else 0)
@@ -205,7 +208,7 @@ def output_share(reading: Reading) -> None:
     if split is not None and int(split["a"]) + int(split["b"]) == 100:
         found, pct = split, int(split["a"]) / 100
     elif found is not None:
-        pct = float(found["pct"]) / 100
+        pct = _share(found)
     else:
         return  # the share is said right after the total, if at all
     side = found["side"].lower()
@@ -214,10 +217,26 @@ def output_share(reading: Reading) -> None:
         return
     reading.values["output_tokens_per_day"] = total * share
     reading.ambiguities[:] = [a for a in reading.ambiguities if a not in vague]
+    if found.groupdict().get("den"):  # "1/3 is output": its "3 is output" was no length
+        wrong = " ".join(reading.text[found.start("den") : found.end()].split())
+        if reading.sources.get("output_tokens") == wrong:
+            reading.withdraw("output_tokens")
+        twice = f"two values for output_tokens ({found['den']} and "
+        reading.understood[:] = [u for u in reading.understood if not u.endswith(f"'{wrong}'")]
+        reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
     said = " ".join(found.group().split())
     reading.understood.append(
         f"{compact(total * share)} output tokens/day: {share:.0%} of {compact(total)} ('{said}')"
     )
+
+
+def _share(found: re.Match[str]) -> float:
+    """ "85%", "1/3", "a third", "half": the share said, as a fraction."""
+    if found["pct"]:
+        return float(found["pct"]) / 100
+    if found["num"]:
+        return int(found["num"]) / int(found["den"])
+    return 1 / _PARTS[(found["part"] or found["half"]).lower()]
 
 
 _ACTIVE_HOURS = re.compile(
@@ -278,9 +297,13 @@ def active_hours(reading: Reading) -> None:
 
 _PART_OF_IT = re.compile(
     r"\b(?:is|are|at|makes\s+up|accounts\s+for)\s+(?:about|around|roughly|~|≈)?\s*"
-    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:it|that|this|them|the\s+total|all\s+of\s+it)\b",
+    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:it|that|this|them|the\s+total|all\s+of\s+it)\b"
+    r"|\b(?P<reach>\d{1,2}(?:\.\d+)?)\s*%\s+(?:of\s+(?:them|those|these|it)\s+)?(?:actually\s+)?"
+    r"(?:reach|reaches|hit|hits|go\s+to|goes\s+to|get\s+to|gets\s+to|are\s+sent\s+to"
+    r"|are\s+routed\s+to|is\s+routed\s+to)\s+(?:the\s+|an\s+)?(?:llm|model|gpus?)\b",
     re.IGNORECASE,
 )
+"""A share of the volume before it: "… about 8% of it", "only 25% actually reach the LLM"."""
 
 
 _TOKEN_SIDES = ("reason", "think", "prompt", "input", "output", "generat", "completion", "token")
@@ -304,7 +327,7 @@ def part_of_a_total(reading: Reading) -> None:
             continue  # "the reasoning is ~70% of it": a split of a request's tokens
         if any(w in subject for w in ("average", "avg", "mean")):
             continue  # "the average hour is about 35% of that": the peak's ratio (peaks)
-        share = float(found["pct"]) / 100
+        share = float(found["pct"] or found["reach"]) / 100
         reading.values[name] = value * share
         unit = UNITS[name]
         words = " ".join(found.group().split())

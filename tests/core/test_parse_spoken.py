@@ -1051,3 +1051,24 @@ def test_a_correction_said_as_closer_to(catalog: Catalog) -> None:
     got = parse("They do 600k requests/day — actually closer to 750k, I checked. Qwen3-32B",
                 catalog).fields
     assert got["requests_per_day"] == 750_000
+
+
+def test_shares_and_parts_of_a_volume(catalog: Catalog) -> None:
+    third = parse("Total 60M tokens/day, of which 1/3 is output. Qwen3-32B", catalog).fields
+    reach = parse("Of their 8M daily requests only 25% actually reach the LLM. Qwen3-32B",
+                  catalog).fields
+    bullets = parse("Size for the combined load:\n• search: 300k req/day\n• email drafting: 100k"
+                    "\n• code review: 50k\nQwen3-32B", catalog).fields
+    assert (third["output_tokens_per_day"], "output_tokens" in third) == (20e6, False)
+    assert (reach["requests_per_day"], bullets["requests_per_day"]) == (2e6, 450_000)
+
+
+def test_concurrency_said_per_node_is_the_deployments_total(catalog: Catalog) -> None:
+    said = parse("2 nodes × 8 H200, Qwen3-32B, 32 concurrent per node (so 64 in total)",
+                 catalog).fields
+    worked = parse("4 nodes × 8 H200, Qwen3-32B, 16 concurrent per node", catalog).fields
+    assert (said["concurrency"], worked["concurrency"], "input_tokens" in said) == (64, 64, False)
+
+
+def test_a_number_in_a_place_is_no_input_length(catalog: Catalog) -> None:
+    assert parse("why is 3 × 8 giving me 25 in the sheet 😂", catalog).kind == "unknown"
