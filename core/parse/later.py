@@ -22,6 +22,8 @@ _FACTOR_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "quadruple": 4.0}
 _MULTIPLE = re.compile(
     r"(?:\b(?P<n>\d+(?:\.\d+)?)\s*[x×]|\b(?P<word>double|twice|triple|quadruple))\s+"
     r"(?:that|this|it|the\s+(?:volume|traffic|load|number)|by|before)\b[^.;!?\n(—,]{0,40}"
+    r"|\badd\s+(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s+(?:on\s+top(?:\s+of\s+(?:that|this|it))?"
+    r"|to\s+(?:that|this|it))[^.;!?\n(—,]{0,40}"
 )
 """Looked for in the lower-cased text: no case-insensitive alternation over 10 KB."""
 _PEAK_BEFORE = re.compile(r"\b(?:peaks?|peak\s+hour|busiest|busy|spikes?|bursts?)\b[^.;!?\n]*$")
@@ -29,7 +31,7 @@ _TIMES_THAT = re.compile(r"[x×]\s+(?:that|this|it|the)\b")
 _SIZE_FOR_IT = re.compile(
     r"\bsize[ds]?\s+(?:it\s+|this\s+|the\s+lease\s+)?(?:for|on|to)\s+(?:the\s+)?"
     r"(?:[\w'-]+[\s-]){0,2}?(?:number|figure|volume|traffic|load|plan|case)\b"
-    r"|\bsize\s+(?:for|on)\s+(?:that|this|it)\b"
+    r"|\bsize\s+(?:for|on)\s+(?:that|this|it)\b|\bsame\s+(?:as\s+(?:above|before)\s+)?but\b"
     r"|\b(?:that'?s|that\s+is|which\s+is)\s+what\s+(?:we|they|you)(?:'re|\s+are)?\s+"
     r"(?:size|sizing|plan|planning)\s+for\b",
     re.IGNORECASE,
@@ -50,7 +52,7 @@ def later(reading: Reading) -> None:
     if "size" in lower:
         sized_for(reading)
     hint = _TIMES_THAT.search(lower)
-    words = [lower.find(w) for w in _FACTOR_WORDS if w in lower]
+    words = [lower.find(w) for w in (*_FACTOR_WORDS, "add ") if w in lower]
     if hint is None and not words:
         return  # most messages say no later multiple: looked for cheaply first
     start = min([*words, hint.start() if hint else len(lower)])
@@ -59,7 +61,10 @@ def later(reading: Reading) -> None:
         return
     if _PEAK_BEFORE.search(lower, max(0, found.start() - 30), found.start()):
         return  # "peak hour about 2.2x that": a peak ratio, read as such elsewhere
-    factor = float(found["n"]) if found["n"] else _FACTOR_WORDS[found["word"]]
+    if found["pct"]:
+        factor = 1 + float(found["pct"]) / 100  # "add 20% on top of that"
+    else:
+        factor = float(found["n"]) if found["n"] else _FACTOR_WORDS[found["word"]]
     name = next((n for n in _VOLUMES if reading.values.get(n) is not None), None)
     if name is None or not 1 < factor <= 100:
         return
@@ -72,6 +77,7 @@ def later(reading: Reading) -> None:
         return
     scaled = reading.values[name] * factor
     reading.values[name] = scaled
+    reading.scales[:] = [s for s in reading.scales if s[1] != factor]  # applied here
     reading.understood.append(
         f"{compact(scaled)} {UNITS[name]}: × {factor:g} ('{said}'), "
         f"as asked ('{' '.join(asked.group().split())}')"

@@ -61,7 +61,7 @@ _FRACTION_OF_PEAK = re.compile(
     r"\s+(?:on\s+)?(?:average|avg)\b"
     r"|\b(?:average|avg)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits\s+at|maybe|abt))?\s+"
     r"(?:about\s+|around\s+|roughly\s+|maybe\s+|abt\s+|~\s*)?(?:a\s+|one\s+)?"
-    r"(?P<part2>half|third|quarter|fifth)\s+(?:of\s+)?(?:that|it|this|the\s+peak)\b",
+    r"(?P<part2>half|third|quarter|fifth)\s+(?:of\s+)?(?:that|it|this|(?:the\s+)?peak)\b",
     re.IGNORECASE,
 )
 """The same said with a fraction, after a rate at the peak: "…, a third of that on average"."""

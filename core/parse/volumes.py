@@ -300,10 +300,13 @@ _PART_OF_IT = re.compile(
     r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:it|that|this|them|the\s+total|all\s+of\s+it)\b"
     r"|\b(?P<reach>\d{1,2}(?:\.\d+)?)\s*%\s+(?:of\s+(?:them|those|these|it)\s+)?(?:actually\s+)?"
     r"(?:reach|reaches|hit|hits|go\s+to|goes\s+to|get\s+to|gets\s+to|are\s+sent\s+to"
-    r"|are\s+routed\s+to|is\s+routed\s+to)\s+(?:the\s+|an\s+)?(?:llm|model|gpus?)\b",
+    r"|are\s+routed\s+to|is\s+routed\s+to)\s+(?:the\s+|an\s+)?(?:llm|model|gpus?)\b"
+    r"|\b(?P<slice>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:it|that|this|them)\s+(?:is|are)\b"
+    r"(?=[^.;\n]{0,80}?\b(?:slice|portion|part|piece)\s+(?:we|they|to|that)\b)",
     re.IGNORECASE,
 )
-"""A share of the volume before it: "… about 8% of it", "only 25% actually reach the LLM"."""
+"""A share of the volume before it: "… about 8% of it", "only 25% actually reach the LLM",
+"65% of that is the assistant — that's the slice we'd move"."""
 
 
 _TOKEN_SIDES = ("reason", "think", "prompt", "input", "output", "generat", "completion", "token")
@@ -327,7 +330,7 @@ def part_of_a_total(reading: Reading) -> None:
             continue  # "the reasoning is ~70% of it": a split of a request's tokens
         if any(w in subject for w in ("average", "avg", "mean")):
             continue  # "the average hour is about 35% of that": the peak's ratio (peaks)
-        share = float(found["pct"] or found["reach"]) / 100
+        share = float(found["pct"] or found["reach"] or found["slice"]) / 100
         reading.values[name] = value * share
         unit = UNITS[name]
         words = " ".join(found.group().split())

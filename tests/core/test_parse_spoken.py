@@ -1072,3 +1072,25 @@ def test_concurrency_said_per_node_is_the_deployments_total(catalog: Catalog) ->
 
 def test_a_number_in_a_place_is_no_input_length(catalog: Catalog) -> None:
     assert parse("why is 3 × 8 giving me 25 in the sheet 😂", catalog).kind == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("text", "requests"),
+    [
+        ("> 300k requests/day on Qwen3-32B\nsame as above but 2x the traffic", 600_000),
+        ("Qwen3-32B, ~500k requests a day. Add 20% on top of that for launch (size for the "
+         "launch number)", 600_000),
+        ("2M req/day interactive + another 500k/day of evals = 2.5M/day total. Qwen3-32B",
+         2_500_000),
+        ("They run ~4M requests a day, and roughly 25% of that is the assistant — that's the "
+         "slice we'd move. Qwen3-32B", 1_000_000),
+        ("a 100k-requests-an-hour business at peak, and the average is about a third of peak. "
+         "Qwen3-32B", 100_000 * 24 / 3),
+    ],
+)
+def test_thread_replies_and_summaries_that_restate_a_volume(
+    catalog: Catalog, text: str, requests: float
+) -> None:
+    parsed = parse(text, catalog)
+    assert parsed.fields["requests_per_day"] == pytest.approx(requests)
+    assert not any("nothing to scale" in a or "two values" in a for a in parsed.ambiguities)
