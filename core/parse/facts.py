@@ -372,7 +372,7 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
     numbers = [float(t.value or 0) for t in m.toks if t.type in ("NUM", "MULT", "XNUM")]
     gpu = next((str(t.value) for t in m.toks if t.type == "GPU"), None)
     nodes = _has(m.toks, "NODES")
-    boxed = nodes and len(numbers) == 1 and (_has(m.toks, "MULT") or _hyphened(r.text, m.toks))
+    boxed = nodes and len(numbers) == 1 and (_one_node(r.text, m.toks) or _hyphened(r.text, m.toks))
     # "an 8x H100 box", "an 8-GPU B300 box": the GPUs of one node
     if nodes and len(numbers) == 1 and not boxed:  # "2 GB300 racks": nodes of the domain
         if gpu is not None and numbers[0] == int(numbers[0]):
@@ -645,6 +645,13 @@ _PERIOD_WORDS = {
     "monthly": "month",
     "weekly": "week",
 }
+
+
+def _one_node(text: str, toks: Sequence[Tok]) -> bool:
+    """ "an 8x H100 box", "4x H100 nodes": a node's own GPUs; "2 x HGX H200 nodes", spaced
+    and plural, counts the nodes."""
+    plural = any(t.type == "NODES" and t.text.lower().endswith("s") for t in toks)
+    return any(t.type == "MULT" and not (plural and " " in text[t.start : t.end]) for t in toks)
 
 
 def _hyphened(text: str, toks: Sequence[Tok]) -> bool:

@@ -37,11 +37,14 @@ _SIZE_FOR_IT = re.compile(
     re.IGNORECASE,
 )
 _SIZE_FOR_FIGURE = re.compile(
-    r"\bsize\s+(?:it\s+|this\s+)?(?:for|on|to)\s+(?:the\s+)?[~≈]?"
+    r"\b(?:size\s+(?:it\s+|this\s+)?(?:for|on|to)|go\s+with|going\s+with|settled?\s+on"
+    r"|signed\s+off\s+on|agreed\s+on|lock(?:ed)?\s+in)\s+(?:the\s+)?[~≈]?"
     r"(?P<n>\d[\d.,]*(?:\s?[kmb]\b)?)(?!\s*(?:x|×|%|tok|ms|s\b|months?|gpus?|[a-z]*\d))",
     re.IGNORECASE,
 )
-"""A bare figure to size for ("150k requests/day today, 400k by launch, size for 400k")."""
+"""A bare figure to size for ("150k requests/day today, 400k by launch, size for 400k"), or
+the one chosen of a range ("15k req/day, maybe 20k; let's go with 18k")."""
+_CHOOSING = ("size", "go with", "going with", "settle", "signed off", "agreed on", "lock")
 _VOLUMES = ("output_tokens_per_day", "requests_per_day")
 
 
@@ -49,7 +52,7 @@ def later(reading: Reading) -> None:
     """Apply "Nx that" to the day's volume when the message asks to size for it."""
     text = reading.text
     lower = reading.lower
-    if "size" in lower:
+    if any(w in lower for w in _CHOOSING):
         sized_for(reading)
     hint = _TIMES_THAT.search(lower)
     words = [lower.find(w) for w in (*_FACTOR_WORDS, "add ") if w in lower]

@@ -97,7 +97,8 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
         "plan plans planned planning aim assumption actual ca approx. env window count "
         "stays stay remains remain capped llm going coming ing final actual chat nos number af "
-        "summary next abt generate generates produce produces closer nearer r u",
+        "summary next abt generate generates produce produces closer nearer r u aggregate "
+        "aggregated sustain",
     ),
 }
 
@@ -120,7 +121,7 @@ _FOREIGN: dict[str, str] = {
     "BATCH": "batchgröße batchgrösse lote",
     "PER": "pro par por",
     FILLER: "de la le les des du et und pour para con mit avec en sur auf etwa environ unos "
-    "cerca el los las y ist das vom der die im schnitt "
+    "cerca el los las y ist das vom der die im schnitt à un une "
     "は で の を が に と も へ です ます から まで 的 是 在",
 }
 """German, French and Spanish words for the same terminals: the sales team's customers

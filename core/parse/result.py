@@ -321,7 +321,9 @@ def _run_today(reading: Reading, gpu: str) -> bool:
     if at is None:
         return False
     clause = context.before(reading.text, at)[-50:]
-    return _TODAY.search(clause) is not None and not _MOVE_TO.search(clause)
+    today = [m.start() for m in _TODAY.finditer(clause)]
+    moves = [m.start() for m in _MOVE_TO.finditer(clause)]
+    return bool(today) and (not moves or today[-1] > moves[-1])  # "want to move off our H100"
 
 
 _TODAY_AFTER = re.compile(r"[\w.-]+s?\s*[,;]?\s*(?:today|now|currently|at\s+the\s+moment)\b", re.I)
@@ -329,7 +331,7 @@ _TODAY_AFTER = re.compile(r"[\w.-]+s?\s*[,;]?\s*(?:today|now|currently|at\s+the\
 
 
 _MOVE_TO = re.compile(
-    r"\b(?:move\s+to|migrate\s+to|switch\s+to|target|want|on\s+the\s+new)\b", re.I
+    r"\b(?:move\s+to|migrate\s+to|switch\s+to|target|want|on\s+the\s+new|onto)\b", re.I
 )
 
 

@@ -1094,3 +1094,29 @@ def test_thread_replies_and_summaries_that_restate_a_volume(
     parsed = parse(text, catalog)
     assert parsed.fields["requests_per_day"] == pytest.approx(requests)
     assert not any("nothing to scale" in a or "two values" in a for a in parsed.ambiguities)
+
+
+def test_the_figure_chosen_of_a_range_is_sized(catalog: Catalog) -> None:
+    middle = parse("Volume is modest: 10k req/day, maybe 14k; let's go with 12k. Qwen3-32B",
+                   catalog).fields
+    signed = parse("between 1 and 3 billion output tokens a day… finance signed off on 2.5B "
+                   "as the planning number. DeepSeek-V3", catalog).fields
+    assert (middle["requests_per_day"], signed["output_tokens_per_day"]) == (12_000, 2.5e9)
+
+
+def test_the_hardware_they_move_off_is_not_sized(catalog: Catalog) -> None:
+    got = parse("28 QPS average. We want to move off our 4x TP8 H100 replicas onto B200. "
+                "Qwen3-32B", catalog).fields
+    nodes = parse("2 x HGX H200 nodes (8 GPUs each) at USD 210,240 per node per year. "
+                  "Qwen3-235B, batch 32", catalog).fields
+    assert got["gpu"] == "b200"
+    assert (nodes["gpus"], nodes["price_per_gpu_hour"]) == (16, pytest.approx(3.0))
+
+
+def test_a_rate_at_peak_after_aggregate_and_a_french_peak(catalog: Catalog) -> None:
+    agg = parse("sustain 40k output tok/s aggregate at peak, peak:avg ≈ 2:1. DeepSeek-V3",
+                catalog).fields
+    fr = parse("ils font environ 300 000 requêtes par jour, avec un pic à 3x la moyenne. "
+               "Modèle: Qwen3-32B", catalog).fields
+    assert agg["output_tokens_per_day"] == pytest.approx(20_000 * 86400)
+    assert (fr["requests_per_day"], fr["peak_to_average"]) == (300_000, 3.0)
