@@ -139,6 +139,11 @@ class Reading:
             self.ambiguities.append(note)
 
 
+def _priced(value: Any) -> bool:
+    bound = BOUNDS["price_per_gpu_hour"]
+    return isinstance(value, int | float) and bound.low <= value <= bound.high
+
+
 def _show(value: Any) -> str:
     if isinstance(value, float):
         return compact(value)
@@ -601,17 +606,23 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
             )
             value /= hours
             unit = "hour"
-    if unit in (None, "hour") and not per_gpu:
-        r.price_said = r.said(m)
+    note = None
     if unit is None:
-        r.assume(f"${value:.2f} read as the lease price per GPU-hour")
+        note = f"${value:.2f} read as the lease price per GPU-hour"
     elif unit in _GPU_PERIOD_HOURS and m.toks[-1].flag:
         hours = _GPU_PERIOD_HOURS[unit]
-        r.assume(f"${value:,.2f}/GPU-{unit} read at {hours:g} hours a {unit}")
+        note = f"${value:,.2f}/GPU-{unit} read at {hours:g} hours a {unit}"
         value /= hours
     elif unit != "hour":
         r.ambiguous(f"'{r.said(m)}': not read; say the lease price as '$5/GPU-hour'")
         return
+    if _priced(r.values.get("price_per_gpu_hour")) and not _priced(value):
+        r.ambiguous(f"'{r.said(m)}' is not plausible as a price per GPU-hour: not used")
+        return  # "$2,920 per GPU per month (that's off a $3,285 list)": the price stands
+    if unit in (None, "hour") and not per_gpu:
+        r.price_said = r.said(m)
+    if note:
+        r.assume(note)
     gpu = _gpu_beside(toks, m.first, m.last)
     if gpu is not None:
         r.gpu_prices[gpu] = value
@@ -620,7 +631,7 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 _PER_NODE = re.compile(
     r"\s*(?:/|per|a|an)\s*(?:node|box|server|machine|host)(?:[\s-]*(?:hour|hr|h))?\b"
-    r"|\s*(?:per|a|an)\s+(?:8|four|eight|4)[\s-]*gpu\s+(?:node|box|server)",
+    r"|\s*(?:per|a|an)\s+(?:8|four|eight|4)[\s-]*gpu\s+(?:[\w-]+\s+){0,2}?(?:node|box|server)\b",
     re.IGNORECASE,
 )
 """A price said for a whole node: divided by its GPUs once the message names them."""

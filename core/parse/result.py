@@ -168,19 +168,24 @@ def shared_model(reading: Reading, whole: str, catalog: Catalog) -> None:
 def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     """ "2 GB300 racks", "3 B200 nodes": nodes of the GPU's NVLink domain, said; "two such
     nodes" after "an 8-GPU B300 node": that many of the node said."""
-    such = _SUCH_NODES.search(reading.text) if reading.node_gpus else None
+    such = (
+        _SUCH_NODES.search(reading.text) or _N_NODES.search(reading.text)
+        if reading.node_gpus and reading.gpu_count in (None, reading.node_gpus)
+        else None
+    )
     nodes = None if such is None else (digits(such["n"]) or words([such["n"].lower()]))
     if such is not None and nodes and nodes == int(nodes) and reading.node_gpus:
+        said = such.group().strip(",;( \t")
         count = int(nodes) * reading.node_gpus
         reading.gpu_count = count
         one_node = f"GPU {reading.node_gpus}x "
         reading.gpu_said[:] = [
-            f"GPU {count}x {g[len(one_node) :].split(' ← ')[0]} ← '{such.group()}'"
+            f"GPU {count}x {g[len(one_node) :].split(' ← ')[0]} ← '{said}'"
             if g.startswith(one_node)
             else g
             for g in reading.gpu_said
         ]
-        reading.assume(f"'{such.group()}' read as {count} GPUs ({reading.node_gpus} a node)")
+        reading.assume(f"'{said}' read as {count} GPUs ({reading.node_gpus} a node)")
         return
     if reading.gpu_nodes is None or not reading.gpu_ids:
         return
@@ -220,6 +225,12 @@ def concurrency_per_node(reading: Reading) -> None:
     reading.understood.append(f"concurrency {int(total)} in all ← '{said}{found.group()}'")
 
 
+_N_NODES = re.compile(
+    r"[,;(]\s*(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
+    r"(?:nodes|boxes|servers)\s*(?=[,;.)])",
+    re.IGNORECASE,
+)
+"""A count of nodes said on its own after the node ("per 8-GPU H200 node, 2 nodes, …")."""
 _SUCH_NODES = re.compile(
     r"\b(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
     r"(?:such|of\s+(?:those|these|them))\s+(?:nodes|boxes|servers|machines)\b",

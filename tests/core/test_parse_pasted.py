@@ -251,3 +251,16 @@ def test_a_trough_is_neither_the_average_nor_the_peak(catalog: Catalog) -> None:
     assert parsed.fields["requests_per_day"] == 800_000 * 24
     assert parsed.fields["peak_to_average"] == 1.5
     assert any("is the low" in a for a in parsed.assumed)
+
+
+def test_a_list_price_beside_the_agreed_one_is_not_the_price(catalog: Catalog) -> None:
+    parsed = parse("Deal desk approved $2,190 per GPU per month for the H200s (that's off a "
+                   "$2,920 list). 16x H200, Qwen3-32B at batch 48", catalog)
+    assert parsed.fields["price_per_gpu_hour"] == pytest.approx(3.0)
+    assert any("not plausible" in a for a in parsed.ambiguities)
+
+
+def test_a_node_price_a_month_with_its_gpu_and_a_count_of_nodes(catalog: Catalog) -> None:
+    got = fields(catalog, "Counter-offer: $21,900/month per 8-GPU H200 node, 3 nodes, 12-month "
+                 "minimum. DeepSeek V3 at concurrency 64")
+    assert (got["price_per_gpu_hour"], got["gpus"]) == (pytest.approx(21_900 / 8 / 730), 24)
