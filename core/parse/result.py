@@ -30,6 +30,7 @@ from core.parse.later import later
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import compact, digits, words
+from core.parse.options import taken
 from core.parse.plausible import implausible
 from core.parse.products import call_minutes, defined_requests, multiply
 from core.parse.reasoning import split_reasoning
@@ -122,6 +123,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     split_reasoning(reading)
     nodes_to_gpus(reading, catalog)
     concurrency_per_node(reading)
+    taken(reading)
     for day, said in as_of:
         reading.put("as_of", day, f"as of {day.isoformat()}", said)
     for number in tokens.refused:

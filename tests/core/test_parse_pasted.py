@@ -264,3 +264,20 @@ def test_a_node_price_a_month_with_its_gpu_and_a_count_of_nodes(catalog: Catalog
     got = fields(catalog, "Counter-offer: $21,900/month per 8-GPU H200 node, 3 nodes, 12-month "
                  "minimum. DeepSeek V3 at concurrency 64")
     assert (got["price_per_gpu_hour"], got["gpus"]) == (pytest.approx(21_900 / 8 / 730), 24)
+
+
+@pytest.mark.parametrize(
+    ("offer", "price"),
+    [
+        ("our rate card says $2.40/GPU-hr for H100 at 12 months, $2.10 at 36. They want 36.", 2.10),
+        ("$2.10/GPU-hr on 36 or $2.40 at 12 months. They picked 36.", 2.10),
+        ("$1,752/GPU/mo on a 12-month term or $1,533/GPU/mo on 36. They chose 36.", 2.10),
+    ],
+)
+def test_the_term_taken_of_those_offered_and_its_price(
+    catalog: Catalog, offer: str, price: float
+) -> None:
+    parsed = parse(f"{offer} Llama 3.1 70B, 1M req/day, 300 out, H100", catalog)
+    assert parsed.fields["term_months"] == 36
+    assert parsed.fields["price_per_gpu_hour"] == pytest.approx(price)
+    assert not any(a.startswith("two values for price") for a in parsed.ambiguities)

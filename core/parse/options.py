@@ -1,0 +1,65 @@
+"""Options offered and the one taken: "$2.40/GPU-hr at 12 months, $2.10 at 36. They want 36."
+
+A rate card or a tiered offer names several terms, each with its price, and then says
+which one the customer took. The term read from the offer is the first one named (the
+only one said with "months"); the one taken is said bare, after a verb of choosing. The
+term becomes the one taken, and the price the one offered with it, when the offer says
+it ("$3,285/GPU/mo on 36").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from core.parse.numbers import amount
+
+if TYPE_CHECKING:
+    from core.parse.facts import Reading
+
+_TAKEN = re.compile(
+    r"\b(?:they|we|customer|client)\s*(?:'d|'ll|would|will)?\s*(?:want|wants|picked|pick|chose"
+    r"|choose|prefer|prefers|went\s+with|go\s+with|take|took|signed|sign)\s+(?:the\s+)?"
+    r"(?P<n>\d{1,3})(?:[\s-]*(?:months?|mo|mos)\b)?(?![\d,]|\.\d|\s*(?:gpus?|%|x\b|k\b|tok|req))",
+    re.IGNORECASE,
+)
+_PRICED_AT = r"\$\s?(?P<price>\d[\d,]*(?:\.\d+)?)[^$;\n]{0,20}?\b(?:at|on|for)\s+(?:a\s+)?"
+_HOURS = {"mo": 730.0, "month": 730.0, "yr": 8760.0, "year": 8760.0}
+
+
+def taken(reading: Reading) -> None:
+    """The term the customer took of those offered, and its price when said with it."""
+    if "term_months" not in reading.values:
+        return
+    found = _TAKEN.search(reading.text)
+    if found is None:
+        return
+    months = int(found["n"])
+    offered = re.search(rf"\b(?:at|on|for)\s+(?:a\s+)?{months}\b", reading.text[: found.start()])
+    if offered is None or months == reading.values["term_months"] or not 1 <= months <= 120:
+        return
+    old = reading.values["term_months"]
+    reading.values["term_months"] = months
+    said = " ".join(found.group().split())
+    reading.understood.append(f"{months}-month term ← '{said}' (of the terms offered)")
+    reading.ambiguities[:] = [
+        a for a in reading.ambiguities if not a.startswith("two values for term_months")
+    ]
+    priced = re.search(rf"{_PRICED_AT}{months}\b", reading.text[: found.start()])
+    if priced is None:
+        return
+    value = amount(priced["price"])
+    unit = re.search(r"/\s*(?:gpu\s*/\s*)?(mo|month|yr|year)\b", priced.group(), re.I)
+    if value is None:
+        return
+    if unit is not None:
+        value /= _HOURS[unit.group(1).lower()]
+    reading.ambiguities[:] = [
+        a for a in reading.ambiguities if not a.startswith("two values for price_per_gpu_hour")
+    ]
+    if abs(value - float(reading.values.get("price_per_gpu_hour") or 0)) > 0.005:
+        reading.values["price_per_gpu_hour"] = value
+        reading.understood.append(
+            f"${value:.2f}/GPU-hour ← '{' '.join(priced.group().split())}' (the {months}-month "
+            f"price, not the {old}-month one)"
+        )
