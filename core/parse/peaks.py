@@ -56,6 +56,13 @@ _SHARE_OF_PEAK = re.compile(
 """ratio said the other way round: "the average over the day is ~40% of peak"."""
 
 
+_HOUR_SHARE = re.compile(
+    r"\b(?:peak|busiest)\s+hour\s+(?:alone\s+)?(?:carries|has|sees|takes|handles|is"
+    r"|accounts\s+for|does|gets)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?"
+    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:the\s+)?(?:day|daily|a\s+day)",
+    re.IGNORECASE,
+)
+"""The busiest hour as a share of the day: "the peak hour carries ~10% of the day's calls"."""
 _FRACTION_OF_PEAK = re.compile(
     r"\b(?:a|one)\s+(?P<part>half|third|quarter|fifth)\s+of\s+(?:that|it|this|the\s+peak)"
     r"\s+(?:on\s+)?(?:average|avg)\b"
@@ -76,6 +83,13 @@ def share_of_peak(reading: Reading) -> int | None:
         return None
     text = reading.text
     found = _SHARE_OF_PEAK.search(text) if "%" in text else None
+    hour = _HOUR_SHARE.search(text) if found is None and "%" in text else None
+    if hour is not None and 100 / 24 < float(hour["pct"]) < 100:
+        ratio = float(hour["pct"]) / 100 * 24  # the peak hour's share of the day, per hour
+        reading.values["peak_to_average"] = ratio
+        said = " ".join(hour.group().split())
+        reading.understood.append(f"peak {ratio:.3g}x the average ← '{said}' (× 24 hours)")
+        return None
     if found is not None and 0 < float(found["pct"]) < 100:
         ratio = 100 / float(found["pct"])
     elif " of " in text or " half " in text:
@@ -175,6 +189,28 @@ def _elliptic(toks: list[Tok], last: int, covered: set[int]) -> tuple[Tok, str] 
     return None
 
 
+_AT_PEAK = re.compile(
+    r"\b(?:fixed|sized?|set|run|provisioned?)\s+(?:it\s+|the\s+deployment\s+)?(?:at|for)\s+"
+    r"the\s+peak\b",
+    re.IGNORECASE,
+)
+"""A deployment asked for at its peak concurrency, not its average."""
+
+
+_SAME_RATIO = re.compile(
+    r"\bsame\s+(?:peak[\s-]*to[\s-]*(?:average|avg|mean)|peak|ratio|p2a|shape)", re.IGNORECASE
+)
+
+
+def _nearest(text: str, peak_said: str, means: list[tuple[float, str]]) -> tuple[float, str]:
+    """The average said closest to the peak: its ratio's other half ("Now: 150 rps average,
+    400 rps peak. Planned: 300 rps average, the same ratio")."""
+    at = text.find(peak_said)
+    if at == -1 or len(means) == 1 or not _SAME_RATIO.search(text):
+        return means[-1]
+    return min(means, key=lambda m: abs(text.find(m[1]) - at) if m[1] in text else len(text))
+
+
 def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str]]]) -> None:
     peak, peak_said = sides["peak"][-1]
     means = sides.get("average") or sides.get("stated")
@@ -187,11 +223,18 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
         mean, mean_said = average
         if mean <= 0 or mean > peak or mean < peak / MAX_RATIO:
             return  # "42,000 tok/s … peak-to-mean 1.8": a ratio beside it, not its average
+        if peak <= mean * 1.01:
+            return  # "90k/day (… the 3.75k/hr average)": one volume said twice, no peak
+        if name == "concurrency" and _AT_PEAK.search(reading.text):
+            reading.values[name] = round(peak)  # "fixed at the peak: … 120 concurrent"
+            reading.understood.append(f"concurrency {round(peak)}, the peak, as asked")
+            return
         reading.values[name] = round(mean) if name == "concurrency" else mean
         if ratio is None:
-            reading.values["peak_to_average"] = peak / mean
+            paired, paired_said = _nearest(reading.text, peak_said, means)
+            reading.values["peak_to_average"] = peak / paired
             reading.understood.append(
-                f"peak {peak / mean:.3g}x the average ← '{peak_said}' over '{mean_said}'"
+                f"peak {peak / paired:.3g}x the average ← '{peak_said}' over '{paired_said}'"
             )
         return
     if ratio:

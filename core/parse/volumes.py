@@ -66,11 +66,12 @@ _TOTAL_AFTER = re.compile(
     re.IGNORECASE,
 )
 _DAY_BEFORE = re.compile(
-    r"\bday\s+(?:is|was|sees|has|:|=)\s*(?:about|around|roughly|~|≈)?\s*$", re.IGNORECASE
+    r"\bday(?:\s+(?:is|was|sees|has)|\s*[:=])\s*(?:about|around|roughly|~|≈)?\s*$", re.IGNORECASE
 )
-_A_DAY_IS = re.compile(r"day\s+(?:is|was|sees|has|:|=)")
+_A_DAY_IS = re.compile(r"day(?:\s+(?:is|was|sees|has)|\s*[:=])")
 _DAY_AFTER = re.compile(
-    r"\s*(?:(?P<requests>requests?|reqs?|calls|queries)|(?:output\s+)?tokens?\s*(?:out)?)\b",
+    r"\s*(?:[A-Za-z][\w.]*-?[\w.]*\d[\w.-]*\s+)?"  # "1.1M DeepSeek-R1 calls": a model between
+    r"(?:(?P<requests>requests?|reqs?|calls|queries)|(?:output\s+)?tokens?\s*(?:out)?)\b",
     re.IGNORECASE,
 )
 _WINDOW = re.compile(
@@ -301,6 +302,9 @@ _PART_OF_IT = re.compile(
     r"|\b(?P<reach>\d{1,2}(?:\.\d+)?)\s*%\s+(?:of\s+(?:them|those|these|it)\s+)?(?:actually\s+)?"
     r"(?:reach|reaches|hit|hits|go\s+to|goes\s+to|get\s+to|gets\s+to|are\s+sent\s+to"
     r"|are\s+routed\s+to|is\s+routed\s+to)\s+(?:the\s+|an\s+)?(?:llm|model|gpus?)\b"
+    r"|\b(?:about\s+|around\s+|roughly\s+|~\s*)?(?:a|one)\s+(?P<part>half|third|quarter|fifth)"
+    r"\s+(?:of\s+(?:it|that|them)\s+)?(?:will\s+)?(?:move|moves|migrate|migrates|go|goes)"
+    r"\s+(?:to|onto|over)\b"
     r"|\b(?P<slice>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:it|that|this|them)\s+(?:is|are)\b"
     r"(?=[^.;\n]{0,80}?\b(?:slice|portion|part|piece)\s+(?:we|they|to|that)\b)",
     re.IGNORECASE,
@@ -315,7 +319,7 @@ _TOKEN_SIDES = ("reason", "think", "prompt", "input", "output", "generat", "comp
 def part_of_a_total(reading: Reading) -> None:
     """ "Total platform traffic is 50M requests/day and the LLM-backed search is about 8%
     of it": the part to size is that share of the day's volume said before it."""
-    if "%" not in reading.text:
+    if "%" not in reading.text and " move" not in reading.lower and " go" not in reading.lower:
         return
     for name in ("requests_per_day", "output_tokens_per_day"):
         said, value = reading.sources.get(name), reading.values.get(name)
@@ -330,7 +334,10 @@ def part_of_a_total(reading: Reading) -> None:
             continue  # "the reasoning is ~70% of it": a split of a request's tokens
         if any(w in subject for w in ("average", "avg", "mean")):
             continue  # "the average hour is about 35% of that": the peak's ratio (peaks)
-        share = float(found["pct"] or found["reach"] or found["slice"]) / 100
+        if found["part"]:
+            share = 1 / _PARTS[found["part"].lower()]
+        else:
+            share = float(found["pct"] or found["reach"] or found["slice"]) / 100
         reading.values[name] = value * share
         unit = UNITS[name]
         words = " ".join(found.group().split())

@@ -592,3 +592,36 @@ def test_a_model_they_tried_is_not_the_one_sized(catalog: Catalog) -> None:
     got = parse("2M requests/day. Model: Qwen3-32B (they tried Llama 3.1 70B, too slow). B300.",
                 catalog).fields
     assert got["model"] == "qwen3-32b"
+
+
+def test_a_peak_hours_share_of_the_day_and_a_day_said_with_its_model(catalog: Catalog) -> None:
+    got = parse("Typical day: 2M Qwen3-32B calls, and the peak hour carries ~12.5% of the "
+                "day's calls.", catalog).fields
+    assert got["requests_per_day"] == 2_000_000
+    assert got["peak_to_average"] == pytest.approx(3.0)
+
+
+def test_the_same_ratio_after_a_plan_pairs_the_peak_with_its_own_average(
+    catalog: Catalog,
+) -> None:
+    got = parse("Now: 100 rps average, 300 rps peak. Planned after launch: 200 rps average, "
+                "with the same peak-to-average ratio. Size for after. Qwen3-32B", catalog).fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (200 * 86400, 3.0)
+
+
+def test_one_volume_said_as_a_day_and_its_hourly_average_has_no_peak(catalog: Catalog) -> None:
+    got = parse("48k queries/day (i.e. the 2k/hr average). Qwen3-32B", catalog).fields
+    assert got["requests_per_day"] == 48_000
+    assert "peak_to_average" not in got
+
+
+def test_a_deployment_fixed_at_its_peak_concurrency(catalog: Catalog) -> None:
+    got = parse("Average concurrency is 30 and the peak is 90; they want the deployment fixed "
+                "at the peak: Qwen3-32B, 8x H100, 90 concurrent", catalog).fields
+    assert got["concurrency"] == 90
+
+
+def test_a_fraction_that_moves_is_the_slice_sized(catalog: Catalog) -> None:
+    got = parse("Of their ~600M output tokens a day across all models, about a third will "
+                "move to GLM-5 on our GPUs. Size that slice only.", catalog).fields
+    assert got["output_tokens_per_day"] == pytest.approx(200e6)
