@@ -231,7 +231,7 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
             return
         reading.values[name] = round(mean) if name == "concurrency" else mean
         if ratio is None:
-            paired, paired_said = _nearest(reading.text, peak_said, means)
+            paired, paired_said = _nearest(reading.text, peak_said, means or [average])
             reading.values["peak_to_average"] = peak / paired
             reading.understood.append(
                 f"peak {peak / paired:.3g}x the average ← '{peak_said}' over '{paired_said}'"
