@@ -21,11 +21,19 @@ if TYPE_CHECKING:
 _FACTOR_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "quadruple": 4.0}
 _MULTIPLE = re.compile(
     r"(?:\b(?P<n>\d+(?:\.\d+)?)\s*[x×]|\b(?P<word>double|twice|triple|quadruple))\s+"
-    r"(?:that|this|it|the\s+(?:volume|traffic|load|number)|by|before)\b[^.;!?\n(—,]{0,40}"
+    r"(?:that|this|it|the\s+(?:volume|traffic|load|number)|by|before)\b(?P<tail>[^.;!?\n(—,]{0,40})"
     r"|\badd\s+(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s+(?:on\s+top(?:\s+of\s+(?:that|this|it))?"
     r"|to\s+(?:that|this|it))[^.;!?\n(—,]{0,40}"
 )
 """Looked for in the lower-cased text: no case-insensitive alternation over 10 KB."""
+_A_TIME_OF_DAY = re.compile(
+    r"\s*(?:in|during|at|from|around|after|between|over)\s+(?:the\s+|our\s+)?(?:first|last|evening"
+    r"|evenings|morning|mornings|lunch|lunchtime|open|close|night|nights|rush|launch\s+hour"
+    r"|prime\s*time|business\s+hours|office\s+hours|\d{1,2}\s*(?::\d\d)?\s*(?:am|pm|h)?\s*[-–]"
+    r"|\d{1,2}\s*(?:am|pm)\b)"
+)
+"""A multiple said of a time of day ("3x that in the first half hour after the open", "2.5x
+that from 7–11pm"): a peak over the day's average, not a later volume."""
 _PEAK_BEFORE = re.compile(r"\b(?:peaks?|peak\s+hour|busiest|busy|spikes?|bursts?)\b[^.;!?\n]*$")
 _TIMES_THAT = re.compile(r"[x×]\s+(?:that|this|it|the)\b")
 _SIZE_FOR_IT = re.compile(
@@ -68,6 +76,12 @@ def later(reading: Reading) -> None:
         factor = 1 + float(found["pct"]) / 100  # "add 20% on top of that"
     else:
         factor = float(found["n"]) if found["n"] else _FACTOR_WORDS[found["word"]]
+    if found["tail"] and _A_TIME_OF_DAY.match(found["tail"]):
+        if "peak_to_average" not in reading.values and 1 < factor <= 50:
+            said = " ".join(text[found.start() : found.end()].split())
+            reading.values["peak_to_average"] = factor  # "3x that in the first half hour"
+            reading.understood.append(f"peak {factor:g}x the average ← '{said}'")
+        return
     name = next((n for n in _VOLUMES if reading.values.get(n) is not None), None)
     if name is None or not 1 < factor <= 100:
         return

@@ -625,3 +625,14 @@ def test_a_fraction_that_moves_is_the_slice_sized(catalog: Catalog) -> None:
     got = parse("Of their ~600M output tokens a day across all models, about a third will "
                 "move to GLM-5 on our GPUs. Size that slice only.", catalog).fields
     assert got["output_tokens_per_day"] == pytest.approx(200e6)
+
+
+@pytest.mark.parametrize(
+    "window", ["in the first half hour after the open", "from 7–11pm", "at the 10am peak"]
+)
+def test_a_multiple_said_of_a_time_of_day_is_the_peak(catalog: Catalog, window: str) -> None:
+    parsed = parse(f"600k output tokens a minute on average, about 3x that {window}. GLM-5",
+                   catalog)
+    assert parsed.fields["peak_to_average"] == 3.0
+    assert parsed.fields["output_tokens_per_day"] == 600_000 * 1440
+    assert not any("sized for today's volume" in a for a in parsed.ambiguities)
