@@ -270,6 +270,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("peak", "ratio"): "P2A",
     ("peak", "multiplier"): "P2A",
     ("daily", "total"): "AVG",
+    ("steady", "state"): "AVG",
+    ("steady", "-", "state"): "AVG",
     ("daily", "volume"): "AVG",
     ("in", "parallel"): "CONCURRENT",
     ("in", "contemporary"): "CONCURRENT",

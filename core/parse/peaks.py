@@ -32,6 +32,12 @@ _LOW = re.compile(
     r"\b(?:trough|troughs|lowest|minimum|min|low|off[\s-]peak|overnight)\b[\s:=~]*$", re.I
 )
 """Words right before a rate that make it the low point, neither the average nor a peak."""
+_PEAK_SAID = re.compile(
+    r"(?:\bup\s+to|\bwindow\s+(?:runs|is|sees|hits|does|peaks)\s+(?:at\s+)?)"
+    r"\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
+    re.IGNORECASE,
+)
+"""Words before a rate that make it the peak where no peak word stands beside it."""
 _OWN_UNIT = frozenset({"REQUESTS", "TOKENS", "OUT", "IN"})
 _DAILY = re.compile(r"\bdaily\s+(?:total|volume)\b[^\d]*$", re.IGNORECASE)
 MAX_RATIO = 50.0
@@ -134,6 +140,9 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
             side = "peak" if inner == "PEAK" else "average"
         else:
             side = _side(toks, m.first, m.last, covered)
+        start = m.toks[0].start
+        if side == "stated" and _PEAK_SAID.search(reading.text, max(0, start - 40), start):
+            side = "peak"  # "up to forty a second", "the 10:00–12:00 window runs at 54 req/s"
         if m is pointed or (side == "stated" and any(m.last < k <= m.last + REACH for k in ratios)):
             side = "peak"  # "…, the average per day is 40% of this": the rate before is the peak
         said.setdefault(name, {}).setdefault(side, []).append((value, reading.said(m)))

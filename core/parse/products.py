@@ -70,7 +70,7 @@ _PEOPLE = frozenset(
 )
 """Populations that send requests themselves: a count of them alone is asked about."""
 _EACH_BEFORE = re.compile(
-    r"(?:\beach(?:\s+one)?|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
+    r"(?:\beach(?:\s+one|\s+[a-z]+(?=\s+is\b))?|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
     r"|\b(?:one|an?|each|every|per)\s+(?:active\s+|daily\s+|typical\s+)?"
     r"(?:person|user|member|employee|student|customer|player)"
     r"(?:\s+(?:on\s+)?(?:average|avg))?)\s+"
@@ -80,6 +80,8 @@ _EACH_BEFORE = re.compile(
 )
 """Before a frequency, the member it counts for: "each one is ~20 calls", "the average
 session is 6 turns"."""
+_NOT_SHARES = frozenset({"utilization", "utilisation", "util", "capacity", "discount", "off"})
+"""Words after a percentage that make it no share of a population."""
 _GROWING = re.compile(r"\b(?:grow|grows|growing|growth|increase|increases)\b[^\d%.;!?]*$", re.I)
 _TIMES_BEFORE = re.compile(r"[×x*]\s*[~≈]?\s*$")
 _REQUEST_WORDS = frozenset({"requests", "reqs", "req"})
@@ -215,6 +217,8 @@ def _share(text: str, t: Tok) -> Factor | None:
         return None  # "grows ten percent a month": a rate of change, not who asks
     if _GROWING.search(text, max(0, t.start - 20), t.start):
         return None  # "expecting that to grow 40% quarter over quarter"
+    if words[:2] == ["of", "capacity"] or (words[:1] and words[0] in _NOT_SHARES):
+        return None  # "the peak sits at 70% of capacity": a utilization, not who asks
     period = next((_PERIODS[w] for w in words if w in _PERIODS), None)
     said = _said(text, t.start, _segment_end(text, t.end))
     return Factor(t.value / 100, "share", "each", period, said)

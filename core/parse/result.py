@@ -98,6 +98,8 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     plain = spelled_out(plain)
     plain, as_of = dates(plain)
     plain = blank_references(plain)
+    if " of " in plain:
+        plain = _TOKENS_OF.sub(lambda m: m["t"] + " " * len(m["what"]) + m["side"], plain)
     if "R$" in plain:
         plain = plain.replace("R$", "BRL")  # Brazil's reais, not dollars; said as a currency
     whole = plain
@@ -133,6 +135,13 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     pasted = structured(plain)
     reading.assumed.extend(pasted.notes)
     return reading, read_pairs([*pasted.pairs, *tokens.pairs], catalog), cut
+
+
+_TOKENS_OF = re.compile(
+    r"\b(?P<t>tok(?:en)?s?)(?P<what>\s+of\s+(?:[a-z]+[\s-]+){1,2}?)(?P<side>in|out|input|output)\b",
+    re.IGNORECASE,
+)
+"""What the tokens are of, blanked: "~9k tokens of transcript in" is 9k tokens in."""
 
 
 def summed(reading: Reading) -> None:

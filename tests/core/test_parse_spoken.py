@@ -1120,3 +1120,22 @@ def test_a_rate_at_peak_after_aggregate_and_a_french_peak(catalog: Catalog) -> N
                "Modèle: Qwen3-32B", catalog).fields
     assert agg["output_tokens_per_day"] == pytest.approx(20_000 * 86400)
     assert (fr["requests_per_day"], fr["peak_to_average"]) == (300_000, 3.0)
+
+
+def test_a_utilization_is_no_share_of_a_population(catalog: Catalog) -> None:
+    got = parse("They process roughly 900k patient encounters a month; each encounter is one "
+                "summarization call with ~9k tokens of transcript in and ~700 tokens of note "
+                "out. Size so the peak sits at 70% of capacity. gpt-oss-120b", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(30_000)
+    assert (got["input_tokens"], got["output_tokens"], got["planned_utilization"]) == (
+        9000, 700, 0.7)
+
+
+def test_up_to_and_a_busy_window_mark_the_peak(catalog: Catalog) -> None:
+    up = parse("fourteen turns a second on average across the fleet, up to forty a second "
+               "when a blast goes out. Qwen3-32B", catalog).fields
+    window = parse("Steady state is 20 requests/s, and the 10:00–12:00 ET window runs at "
+                   "60 req/s. Qwen3-32B", catalog).fields
+    assert up["requests_per_day"] == 14 * 86400
+    assert up["peak_to_average"] == pytest.approx(40 / 14)
+    assert (window["requests_per_day"], window["peak_to_average"]) == (20 * 86400, 3.0)
