@@ -19,9 +19,13 @@ if TYPE_CHECKING:
     from core.parse.facts import Reading
 
 _FACTOR_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "quadruple": 4.0}
+_PARTS = {"half": 2.0, "third": 3.0, "quarter": 4.0}
+_CUES = ("add ", "half ", "third of ", "quarter of ")
+"""Words that open a later volume besides the factor words ("add 20%", "half that")."""
 _MULTIPLE = re.compile(
     r"(?:\b(?P<n>\d+(?:\.\d+)?)\s*[x×]|\b(?P<word>double|twice|triple|quadruple))\s+"
     r"(?:that|this|it|the\s+(?:volume|traffic|load|number)|by|before)\b(?P<tail>[^.;!?\n(—,]{0,40})"
+    r"|\b(?P<part>half|a\s+third\s+of|a\s+quarter\s+of)\s+(?:that|this|it)\b"
     r"|\badd\s+(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s+(?:on\s+top(?:\s+of\s+(?:that|this|it))?"
     r"|to\s+(?:that|this|it))[^.;!?\n(—,]{0,40}"
 )
@@ -40,6 +44,8 @@ _SIZE_FOR_IT = re.compile(
     r"\bsize[ds]?\s+(?:it\s+|this\s+|the\s+lease\s+)?(?:for|on|to)\s+(?:the\s+)?"
     r"(?:[\w'-]+[\s-]){0,2}?(?:number|figure|volume|traffic|load|plan|case)\b"
     r"|\bsize\s+(?:for|on)\s+(?:that|this|it)\b|\bsame\s+(?:as\s+(?:above|before)\s+)?but\b"
+    r"|\b(?:size|use)\s+(?:for\s+)?the\s+(?:post|after|new|future|later|target|updated|revised)"
+    r"[\w-]*\s+(?:[\w-]+\s+)?(?:state|scenario|plan|phase|number|figure|volume|load|case)\b"
     r"|\b(?:that'?s|that\s+is|which\s+is)\s+what\s+(?:we|they|you)(?:'re|\s+are)?\s+"
     r"(?:size|sizing|plan|planning)\s+for\b",
     re.IGNORECASE,
@@ -63,7 +69,7 @@ def later(reading: Reading) -> None:
     if any(w in lower for w in _CHOOSING):
         sized_for(reading)
     hint = _TIMES_THAT.search(lower)
-    words = [lower.find(w) for w in (*_FACTOR_WORDS, "add ") if w in lower]
+    words = [lower.find(w) for w in (*_FACTOR_WORDS, *_CUES) if w in lower]
     if hint is None and not words:
         return  # most messages say no later multiple: looked for cheaply first
     start = min([*words, hint.start() if hint else len(lower)])
@@ -72,7 +78,11 @@ def later(reading: Reading) -> None:
         return
     if _PEAK_BEFORE.search(lower, max(0, found.start() - 30), found.start()):
         return  # "peak hour about 2.2x that": a peak ratio, read as such elsewhere
-    if found["pct"]:
+    if found["part"]:
+        factor = 1 / _PARTS[next(w for w in found["part"].split() if w in _PARTS)]
+        if _SIZE_FOR_IT.search(text) is None:
+            return  # "half that" with no plan to size for it: not a later volume
+    elif found["pct"]:
         factor = 1 + float(found["pct"]) / 100  # "add 20% on top of that"
     else:
         factor = float(found["n"]) if found["n"] else _FACTOR_WORDS[found["word"]]
@@ -83,7 +93,7 @@ def later(reading: Reading) -> None:
             reading.understood.append(f"peak {factor:g}x the average ← '{said}'")
         return
     name = next((n for n in _VOLUMES if reading.values.get(n) is not None), None)
-    if name is None or not 1 < factor <= 100:
+    if name is None or not 0.01 <= factor <= 100 or factor == 1:
         return
     said = " ".join(text[found.start() : found.end()].split())
     asked = _SIZE_FOR_IT.search(text)

@@ -80,6 +80,7 @@ _EACH_BEFORE = re.compile(
 )
 """Before a frequency, the member it counts for: "each one is ~20 calls", "the average
 session is 6 turns"."""
+_MIX_BEFORE = re.compile(r"\b(?:other|remaining|rest\s+is|rest)\s*[~≈]?\s*$", re.IGNORECASE)
 _NOT_SHARES = frozenset({"utilization", "utilisation", "util", "capacity", "discount", "off"})
 """Words after a percentage that make it no share of a population."""
 _GROWING = re.compile(r"\b(?:grow|grows|growing|growth|increase|increases)\b[^\d%.;!?]*$", re.I)
@@ -219,6 +220,8 @@ def _share(text: str, t: Tok) -> Factor | None:
         return None  # "expecting that to grow 40% quarter over quarter"
     if words[:2] == ["of", "capacity"] or (words[:1] and words[0] in _NOT_SHARES):
         return None  # "the peak sits at 70% of capacity": a utilization, not who asks
+    if _MIX_BEFORE.search(text, max(0, t.start - 12), t.start):
+        return None  # "RAG is 70% of 1M calls/day, agents are the other 30%": a mix, all sized
     period = next((_PERIODS[w] for w in words if w in _PERIODS), None)
     said = _said(text, t.start, _segment_end(text, t.end))
     return Factor(t.value / 100, "share", "each", period, said)

@@ -1139,3 +1139,24 @@ def test_up_to_and_a_busy_window_mark_the_peak(catalog: Catalog) -> None:
     assert up["requests_per_day"] == 14 * 86400
     assert up["peak_to_average"] == pytest.approx(40 / 14)
     assert (window["requests_per_day"], window["peak_to_average"]) == (20 * 86400, 3.0)
+
+
+def test_a_mix_of_shares_sizes_the_whole(catalog: Catalog) -> None:
+    got = parse("Workload mix on one cluster: RAG is 70% of 1M calls/day, agents are the other "
+                "30%. gpt-oss-120b on B200", catalog).fields
+    assert got["requests_per_day"] == 1_000_000
+
+
+@pytest.mark.parametrize(
+    ("text", "requests"),
+    [
+        ("Old plan was 2M req/day. New plan is half that. Kimi K2.5. Use the new plan.", 1e6),
+        ("Today: 100k req/day on Qwen3-32B. Next quarter they expect 3x the volume. Size the "
+         "post-migration state.", 3e5),
+        ("Old plan was 2M req/day. New plan is half that. Kimi K2.5.", 2e6),  # nothing asked
+    ],
+)
+def test_a_plan_said_as_a_part_or_a_multiple_of_another(
+    catalog: Catalog, text: str, requests: float
+) -> None:
+    assert parse(text, catalog).fields["requests_per_day"] == requests
