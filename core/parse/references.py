@@ -44,14 +44,18 @@ _MARKED_IDS = re.compile(
     r"\b(?:case|account|acct|order|quote|sr|cs)[ \t]*(?:#|no\.|nr\.|number|id)[ \t]*[:-]?"
     r"[ \t]*[a-z]{0,4}-?\d{3,}\b"
 )
-_CODES = re.compile(r"\b[A-Z]{2,}-\d{4,}\b|#[A-Za-z]{0,4}-?\d{3,}\b")
-"""An id in capitals or after a hash: "REF-20931", "#CS-5521", "#4521"."""
+_CODES = re.compile(
+    r"\b[A-Z]{2,}-\d{4,}\b|#[A-Za-z]{0,4}-?\d{3,}\b"
+    r"|\b(?:gpu|node|host|server|worker|pod|rack)-\d{1,4}\b"
+)
+"""An id in capitals or after a hash ("REF-20931", "#CS-5521", "#4521"), or a machine's
+name ("gpu-17", "node-3": one host of many, not a count)."""
 _PHONES = re.compile(
     r"\+\d{1,3}(?:[ .\-]?\d{1,4}){2,5}\b"
     r"|\(\d{3}\)[ .\-]?\d{3}[ .\-]\d{4}\b|\b\d{3}[.\-]\d{3}[.\-]\d{4}\b"
 )
 _PHONE_HINT = re.compile(r"\+\d|\(\d{3}\)|\d[.\-]\d{4}\b")
-_CODE_HINT = re.compile(r"-\d{4}|#")
+_CODE_HINT = re.compile(r"-\d{4}|#|[a-z]-\d")
 _CLAUSE_HINT = re.compile(r"(?:^|\n)[ \t>*-]*\d{1,3}\.\d")
 _QUARTERS = re.compile(
     r"\b(?:until|by|in|before|after|from|during|for|end\s+of|early|late|mid|next|this|last)\s+"

@@ -447,7 +447,12 @@ def parse(text: str, catalog: Catalog, want: Kind | None = None) -> Parsed:
     notes += implausible(fields, prose)
     if kind == "traffic" and fields.get("gpus"):
         fields["gpu"] = fields["gpus"][0]  # the contract's single GPU, beside the ones allowed
-    understood = [*reading.understood, *reading.gpu_said, *pairs.understood]
+    said_twice = {k for k, v in pairs.values.items() if reading.values.get(k) == v}
+    understood = [  # a form's line the prose read the same ("batch: 96") is said once
+        *reading.understood,
+        *reading.gpu_said,
+        *(u for u in pairs.understood if u.split("=", 1)[0] not in said_twice),
+    ]
     assumed = list(reading.assumed)
     ambiguities = [*reading.ambiguities, *pairs.problems, *notes]
     if cut:

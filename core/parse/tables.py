@@ -85,6 +85,7 @@ for _field, _factor, _names in (
     ("input_tokens", 1.0, "avg_input tokens_in input_len input_length prompt_len"),
     ("output_tokens", 1.0, "out output osl out_tok output_tok completion_tok output_tokens"),
     ("output_tokens", 1.0, "completion_tokens avg_output tokens_out output_len output_length"),
+    ("output_tokens", 1.0, "tokens_out/req out_tok/req output_tokens/req tokens_out_per_req"),
     ("reasoning_tokens", 1.0, "reasoning reasoning_tok reasoning_tokens thinking_tokens"),
     ("reasoning_tokens", 1.0, "thinking think thinking_tok reasoning_(tokens) cot"),
     ("output_tokens", 1.0, "visible_answer visible_output visible answer answer_tokens"),
@@ -108,10 +109,11 @@ for _field, _factor, _names in (
 _NAMED = {"model", "gpu", "precision"}
 """Fields whose value is a catalog name, not a number."""
 _LABELLED = re.compile(
-    r"^[ \t]*(?P<k>[A-Za-z#$][^:\n]{0,30}?)[ \t]*(?::|\.{2,}|\s\.\s)[ \t.]*(?P<v>[^\n]{1,40}?)\s*$",
+    r"^[ \t]*(?:[-*•][ \t]+)?(?P<k>[A-Za-z#$][^:\n]{0,30}?)[ \t]*(?::|\.{2,}|\s\.\s)[ \t.]*"
+    r"(?P<v>[^\n]{1,40}?)\s*$",
     re.M,
 )
-"""A form's line: "GPU count: 16", or with dot leaders "Model ....... GLM-5"."""
+"""A form's line: "GPU count: 16", "- avg rps: 58", or with dot leaders "Model ....... GLM-5"."""
 _TOKEN_COUNT = re.compile(r"^\s*([\d.,]+\s*[kK]?)\s*(?:tokens?|toks?)\s*$")
 _JSON_PAIR = re.compile(r'"(?P<k>[^"\n]{1,40})"\s*:\s*"?(?P<v>[^",}\n]{1,60}?)"?\s*[,}\n]')
 

@@ -281,3 +281,18 @@ def test_the_term_taken_of_those_offered_and_its_price(
     assert parsed.fields["term_months"] == 36
     assert parsed.fields["price_per_gpu_hour"] == pytest.approx(price)
     assert not any(a.startswith("two values for price") for a in parsed.ambiguities)
+
+
+def test_a_bulleted_review_with_a_total_output_and_its_reasoning(catalog: Catalog) -> None:
+    parsed = parse("weekly capacity review:\n- avg rps: 40\n- peak rps: 100 (Mon 09:00)\n"
+                   "- tokens out/req: ~500, of which ~350 is reasoning\n- growth: +10% MoM\n"
+                   "Qwen3-235B, on H200 today, want a quote for B200", catalog)
+    got = parsed.fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (40 * 86400, 2.5)
+    assert (got["output_tokens"], got["reasoning_tokens"], got["gpu"]) == (150, 350, "b200")
+    assert sum("(key=value)" in u for u in parsed.understood) == 0  # each said once
+
+
+def test_a_machine_name_is_no_gpu_count(catalog: Catalog) -> None:
+    got = parse("INC-4471 resolved: NCCL timeout on gpu-17 after the driver rollout.", catalog)
+    assert got.kind == "unknown"
