@@ -54,6 +54,11 @@ def combine(lex: list[Tok]) -> list[Tok]:
                 out.append(made)
             i += 1
             continue
+        if kind == "BATCH" and at(i + 1) == "NUM" and at(i + 2) == "REQUESTS":
+            if out and out[-1].type == "PER_TIME" and out[-1].end < t.start:
+                out.pop()  # "the nightly batch": how often it runs, not the rate's time
+            i += 1  # "the nightly batch 9M req/month": a workload's name, not a batch size
+            continue
         if (
             kind == "REASON"
             and t.text.lower() == "thinking"

@@ -384,7 +384,10 @@ def _word_table() -> dict[str, tuple[str, str | float | None]]:
     return table
 
 
-EVERYDAY = frozenset({"things", "thing", "answered", "requested"})
+EVERYDAY = frozenset(
+    {"things", "thing", "answered", "requested"}
+    | {"whats", "thats", "hows", "heres", "theres", "wheres", "whens"}  # "whats" is no "chats"
+)
 """Everyday words one edit from a keyword ("things" from "thinks"): never a typo."""
 
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from core.parse.facts import Reading
     from core.parse.tokens import Tok
 
-_DAY = frozenset({"day", "daily", "d", "today", "workday", "business"})
+_DAY = frozenset({"day", "daily", "d", "today", "workday", "business", "working", "weekday"})
 _DAY_SECONDS = seconds("day")
 _PERIODS = {
     **dict.fromkeys(_DAY, 1.0),
@@ -446,3 +446,33 @@ def call_minutes(reading: Reading) -> None:
     reading.match = None
     words = " ".join(turns.group().split())
     reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", f"{said}' × '{words}")
+
+
+_EACH_MAKES = re.compile(
+    r"\beach(?:\s+one|\s+of\s+them)?\s+(?:generates|produces|uses|consumes|burns|outputs"
+    r"|does|needs)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?$",
+    re.IGNORECASE,
+)
+
+
+def each_ones_volume(reading: Reading, counts: list[Tok]) -> None:
+    """ "9,000 seats, each one generates roughly 40k output tokens per day": a day's
+    volume said of each member is the members' volume."""
+    said = reading.sources.get("output_tokens_per_day")
+    value = reading.values.get("output_tokens_per_day")
+    at = reading.text.find(said) if said else -1
+    if at < 0 or not isinstance(value, float) or "tok" not in (said or "").lower():
+        return
+    if not _EACH_MAKES.search(reading.text, max(0, at - 40), at):
+        return
+    daily = any(w in reading.lower for w in ("dau", "daily", "mau", "monthly", "wau", "weekly"))
+    before = [t for t in counts if t.end <= at and t.type == "NUM" and t.text.lower() != "one"]
+    people = _population(reading.text, before[-1], daily) if before else None
+    if people is None or people.period is not None or people.value < 2:
+        return
+    total = value * people.value
+    reading.values["output_tokens_per_day"] = total
+    reading.understood.append(
+        f"{compact(total)} output tokens/day ← '{people.said}' × '{said}' (each one's)"
+    )
+

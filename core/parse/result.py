@@ -32,7 +32,7 @@ from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import compact, digits, words
 from core.parse.options import taken
 from core.parse.plausible import implausible
-from core.parse.products import call_minutes, defined_requests, multiply
+from core.parse.products import call_minutes, defined_requests, each_ones_volume, multiply
 from core.parse.reasoning import split_reasoning
 from core.parse.references import blank_references
 from core.parse.sums import add_up
@@ -111,6 +111,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
         if "model" not in reading.values:
             shared_model(reading, whole, catalog)
     multiply(reading, tokens.counts)
+    each_ones_volume(reading, tokens.counts)
     defined_requests(reading)
     call_minutes(reading)
     totals(reading, tokens.counts)

@@ -27,6 +27,12 @@ _ADDS_UP = re.compile(
     r"|services|use\s+cases|regions|tenants|clusters|sites|data\s*centers))\b",
     re.IGNORECASE,
 )
+_PARTS = re.compile(
+    r"\b(?:plus|on\s+top|in\s+addition|(?:two|three|four|five|several)\s+(?:apps|products"
+    r"|teams|workloads|services|use\s+cases|regions|tenants|clusters|sites|data\s*centers))\b",
+    re.IGNORECASE,
+)
+"""Words that count parts out: figures alike are then parts, not one figure said twice."""
 _SIDES = re.compile(r"\b(?:peaks?|average|avg|mean|busiest|typical|normal)\b", re.IGNORECASE)
 _AVERAGE = frozenset({"average", "avg", "mean", "typical", "normal"})
 _VOLUMES = ("output_tokens_per_day", "requests_per_day")
@@ -38,8 +44,10 @@ def add_up(reading: Reading) -> None:
         twice = f"two values for {name}"
         flagged = [a for a in reading.ambiguities if a.startswith(twice)]
         said = reading.history.get(name, [])
-        if not flagged or len(said) < 2 or not _ADDS_UP.search(reading.text):
+        if len(said) < 2 or not _ADDS_UP.search(reading.text):
             continue
+        if not flagged and not _PARTS.search(reading.text):
+            continue  # the same figure twice is one volume, unless parts are counted out
         if _peak_or_average_among(reading, [m for _, m in said]):
             continue  # "each ~250 req/s at its own peak … global average 600 req/s"
         values = [v for v, _ in said]

@@ -188,10 +188,11 @@ _PARTS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5}
 
 _SPLIT = re.compile(
     r"\b(?P<a>\d{1,2})\s*[/:]\s*(?P<b>\d{1,2})\s*%?\s*(?:split\s+)?(?:between\s+)?"
-    r"(?P<side>output|out|input|in|prompts?)\s*(?:[/:]|and)\s*(?:output|out|input|in|prompts?)\b",
+    r"(?P<side>output|out|input|in|prompts?)\s*(?:[/:]|and|to)\s*(?:output|out|input|in|prompts?)\b",
     re.IGNORECASE,
 )
-"""The same as a split: "70/30 output/input" (the first figure for the first side)."""
+"""The same as a split: "70/30 output/input", "4:1 input to output" (the first figure for
+the first side)."""
 
 
 def output_share(reading: Reading) -> None:
@@ -206,8 +207,9 @@ def output_share(reading: Reading) -> None:
     at = max(0, reading.text.find(source.split()[0]) if source else 0)
     found = _SHARE.search(reading.text, at, at + 200)
     split = _SPLIT.search(reading.text, at, at + 200) if found is None else None
-    if split is not None and int(split["a"]) + int(split["b"]) == 100:
-        found, pct = split, int(split["a"]) / 100
+    ratio = split is not None and ":" in split.group() and int(split["b"]) > 0
+    if split is not None and (int(split["a"]) + int(split["b"]) == 100 or ratio):
+        found, pct = split, int(split["a"]) / (int(split["a"]) + int(split["b"]))
     elif found is not None:
         pct = _share(found)
     else:
@@ -305,6 +307,8 @@ _PART_OF_IT = re.compile(
     r"|\b(?:about\s+|around\s+|roughly\s+|~\s*)?(?:a|one)\s+(?P<part>half|third|quarter|fifth)"
     r"\s+(?:of\s+(?:it|that|them)\s+)?(?:will\s+)?(?:move|moves|migrate|migrates|go|goes)"
     r"\s+(?:to|onto|over)\b"
+    r"|\b(?P<cached>\d{1,2}(?:\.\d+)?)\s*%\s+(?:of\s+(?:them|those|these|it|[a-z]+)\s+)?(?:are|is)"
+    r"\s+(?:cache\s+hits|cached|served\s+from\s+(?:the\s+)?cache)\b"
     r"|\b(?P<slice>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:it|that|this|them)\s+(?:is|are)\b"
     r"(?=[^.;\n]{0,80}?\b(?:slice|portion|part|piece)\s+(?:we|they|to|that)\b)",
     re.IGNORECASE,
@@ -336,6 +340,8 @@ def part_of_a_total(reading: Reading) -> None:
             continue  # "the average hour is about 35% of that": the peak's ratio (peaks)
         if found["part"]:
             share = 1 / _PARTS[found["part"].lower()]
+        elif found["cached"]:
+            share = 1 - float(found["cached"]) / 100  # "30% are cache hits": 70% reach it
         else:
             share = float(found["pct"] or found["reach"] or found["slice"]) / 100
         reading.values[name] = value * share

@@ -1160,3 +1160,28 @@ def test_a_plan_said_as_a_part_or_a_multiple_of_another(
     catalog: Catalog, text: str, requests: float
 ) -> None:
     assert parse(text, catalog).fields["requests_per_day"] == requests
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Llama 3.1 70B: 1,400 lawyers, ~20 queries each per working day, 5 working days a "
+         "week. Average it over the full week.", "requests_per_day", 1400 * 20 * 5 / 7),
+        ("Three workloads on Qwen3-32B: support 200k req/day, triage 1.4M req/week, and the "
+         "nightly batch 6M req/month.", "requests_per_day", 600_000),
+        ("GLM-5: 1.5B tokens/day in total, split roughly 4:1 input to output.",
+         "output_tokens_per_day", 300e6),
+        ("Qwen3-32B search: 40k users × 10 searches/day, each search is 1 LLM call, but ~25% "
+         "of searches are cache hits.", "requests_per_day", 300_000),
+        ("DeepSeek V3: 5,000 seats, each one generates roughly 20k output tokens per day.",
+         "output_tokens_per_day", 100e6),
+    ],
+)
+def test_volumes_made_of_parts_shares_and_members(
+    catalog: Catalog, text: str, field: str, value: float
+) -> None:
+    assert parse(text, catalog).fields[field] == pytest.approx(value)
+
+
+def test_whats_is_no_misspelt_keyword(catalog: Catalog) -> None:
+    assert parse("k3 on 24 gb300s batch 16 whats the $/M", catalog).fields["concurrency"] == 16
