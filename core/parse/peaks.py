@@ -199,8 +199,8 @@ def _elliptic(toks: list[Tok], last: int, covered: set[int]) -> tuple[Tok, str] 
 
 
 _AT_PEAK = re.compile(
-    r"\b(?:fixed|sized?|set|run|provisioned?)\s+(?:it\s+|the\s+deployment\s+)?(?:at|for)\s+"
-    r"the\s+peak\b",
+    r"\b(?:fixed|sized?|set|run|provisioned?|price[ds]?|quoted?)\s+(?:it\s+|the\s+deployment\s+)?"
+    r"(?:at|for)\s+the\s+peak\b",
     re.IGNORECASE,
 )
 """A deployment asked for at its peak concurrency, not its average."""

@@ -20,7 +20,9 @@ _SHARE_OF_IT = re.compile(
     rf"\b{_THINK}(?:\s+tokens?|\s+trace)?\s+(?:is|are|makes\s+up|takes)\s+(?:about|around|roughly|~|≈)?\s*"
     r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:it|that|them|the\s+(?:output|generation|total))\b"
     rf"|\b(?P<pct2>\d{{1,2}}(?:\.\d+)?)\s*%\s+of\s+(?:the\s+)?(?:generated|output|completion)\s+"
-    rf"tokens?\s+(?:is|are)\s+{_THINK}\b",
+    rf"tokens?\s+(?:is|are)\s+{_THINK}\b"
+    r"|\bof\s+which\s+(?:about|around|roughly|~|≈)?\s*(?P<pct3>\d{1,2}(?:\.\d+)?)\s*%\s+(?:is|are)\s+"
+    rf"(?:the\s+)?{_THINK}\b",
     re.IGNORECASE,
 )
 _OF_WHICH = re.compile(
@@ -46,7 +48,7 @@ def split_reasoning(reading: Reading) -> None:
         return  # no word for reasoning: nothing to split
     found = _SHARE_OF_IT.search(text) if "%" in text else None
     if found is not None:
-        share = float(found["pct"] or found["pct2"]) / 100
+        share = float(found["pct"] or found["pct2"] or found["pct3"]) / 100
         thinking = round(total * share)
     else:
         which = _OF_WHICH.search(text) if "which" in lower else None

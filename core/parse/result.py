@@ -125,7 +125,9 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     trend(reading)
     split_reasoning(reading)
     nodes_to_gpus(reading, catalog)
+    replicas(reading)
     concurrency_per_node(reading)
+    concurrency_per_gpu(reading)
     taken(reading)
     for day, said in as_of:
         reading.put("as_of", day, f"as of {day.isoformat()}", said)
@@ -217,6 +219,52 @@ _PER_NODE = re.compile(
 """Concurrency said a node ("24 concurrent per node"), maybe with its total ("so 72 total")."""
 
 
+_PER_GPU_SESSIONS = re.compile(
+    r"\b(?P<n>\d{1,4})\s+(?:concurrent\s+)?(?:streams?|sessions?|sequences?|requests?|users?|slots?)"
+    r"\s+(?:per|a|/|each)\s*(?:gpu|card)\b",
+    re.IGNORECASE,
+)
+
+
+def concurrency_per_gpu(reading: Reading) -> None:
+    """ "12 sessions per GPU" on a deployment of 144 GPUs: 1,728 concurrent, said."""
+    if "concurrency" in reading.values or not reading.gpu_count or "per" not in reading.lower:
+        return
+    found = _PER_GPU_SESSIONS.search(reading.text)
+    if found is None:
+        return
+    total = int(found["n"]) * reading.gpu_count
+    reading.values["concurrency"] = total
+    reading.understood.append(f"concurrency {total} ← '{found.group()}' × {reading.gpu_count} GPUs")
+
+
+_REPLICAS = re.compile(
+    r"\b(?P<n>\d{1,3}|two|three|four|five|six|eight|ten)\s+(?:replicas|instances|copies)\s*,?\s+"
+    r"each(?:\s+one|\s+of\s+them)?\b",
+    re.IGNORECASE,
+)
+"""Copies of one deployment, each described after: "4 replicas, each one 2 nodes × 8 MI355X"."""
+
+
+def _count(said: str) -> int | None:
+    value = digits(said) or words([said.lower()])
+    return int(value) if value and value == int(value) else None
+
+
+def replicas(reading: Reading) -> None:
+    """The GPUs of every replica, when the GPUs said are one replica's."""
+    found = _REPLICAS.search(reading.text) if reading.gpu_count else None
+    copies = _count(found["n"]) if found else None
+    if found is None or not copies or copies < 2 or reading.gpu_count is None:
+        return
+    one = reading.gpu_count
+    reading.gpu_count = one * copies
+    reading.gpu_said[:] = [
+        g.replace(f"GPU {one}x ", f"GPU {one * copies}x ", 1) for g in reading.gpu_said
+    ]
+    reading.assume(f"'{' '.join(found.group().split())}': {copies} × {one} = {one * copies} GPUs")
+
+
 def concurrency_per_node(reading: Reading) -> None:
     """ "3 nodes × 8 H200, 24 concurrent per node (so 72 total)": the deployment's
     concurrency is the total, said or multiplied out by the nodes."""
@@ -228,6 +276,9 @@ def concurrency_per_node(reading: Reading) -> None:
     total = digits(found["total"]) if found["total"] else None
     per_node = reading.node_gpus
     nodes = reading.gpu_count // per_node if reading.gpu_count and per_node else None
+    copies = _REPLICAS.search(reading.text)
+    if "replica" in found.group().lower() or "instance" in found.group().lower():
+        nodes = _count(copies["n"]) if copies else None  # "96 concurrent per replica"
     if total is None and nodes is not None:
         total = value * nodes
     if total is None or total != int(total):

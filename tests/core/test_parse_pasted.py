@@ -296,3 +296,25 @@ def test_a_bulleted_review_with_a_total_output_and_its_reasoning(catalog: Catalo
 def test_a_machine_name_is_no_gpu_count(catalog: Catalog) -> None:
     got = parse("INC-4471 resolved: NCCL timeout on gpu-17 after the driver rollout.", catalog)
     assert got.kind == "unknown"
+
+
+def test_replicas_each_described_once(catalog: Catalog) -> None:
+    got = fields(catalog, "R1 scenario: 3 replicas, each one 2 nodes × 8 H200, 64 concurrent per "
+                 "replica. FP8.")
+    assert (got["gpus"], got["concurrency"]) == (48, 192)
+
+
+def test_sessions_per_gpu_on_racks_and_a_share_of_the_output_that_is_reasoning(
+    catalog: Catalog,
+) -> None:
+    racks = fields(catalog, "Kimi K3 on two GB300 NVL72 racks, NVFP4. Budget ~10 sessions per GPU.")
+    share = fields(catalog, "R1: 200k req/day, ~2,000 output tokens per request, of which about "
+                   "80% is reasoning.")
+    assert racks["concurrency"] == 1440
+    assert (share["reasoning_tokens"], share["output_tokens"]) == (1600, 400)
+
+
+def test_a_scenario_priced_at_its_peak_concurrency(catalog: Catalog) -> None:
+    got = fields(catalog, "DeepSeek R1 on 8x H200. Typical load is 32 concurrent, peak is 96 — "
+                 "price it at the peak concurrency, $3.40/GPU-hr.")
+    assert got["concurrency"] == 96

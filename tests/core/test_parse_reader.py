@@ -420,8 +420,9 @@ def test_concurrency_said_as_streams_agents_in_parallel_or_users_at_once(catalog
     for said in ("48 streams", "48 agents running in parallel", "48 users at once"):
         got = parse(f"Llama 3.1 70B on 8x H200, {said}", catalog).fields
         assert got["concurrency"] == 48, said
-    assert "concurrency" not in parse("Llama 3.1 70B on 8x H200, 6 streams per GPU",
-                                      catalog).fields
+    per_gpu = parse("Llama 3.1 70B on 8x H200, 6 streams per GPU", catalog)
+    assert per_gpu.fields["concurrency"] == 48  # the GPUs' streams, not one GPU's as the batch
+    assert any("× 8 GPUs" in u for u in per_gpu.understood)
 
 
 def test_shorthands_a_dm_uses(catalog: Catalog) -> None:
