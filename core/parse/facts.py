@@ -340,7 +340,8 @@ def _amount(r: Reading, m: Match, toks: list[Tok]) -> None:
         unit = volumes.time_beside(r.text, m.toks[0].start, m.toks[-1].end)
         if unit is not None:  # "we generate 700 million output tokens a day"
             daily = timeunits.per_day(value, unit)
-            r.assume(f"'{said}' read as a {unit}'s volume, not one request's output")
+            article = "an" if unit == "hour" else "a"
+            r.assume(f"'{said}' read as {article} {unit}'s volume, not one request's output")
             if unit in timeunits.ASSUMED:
                 r.assume(timeunits.ASSUMED[unit])
             r.put("output_tokens_per_day", daily, f"{compact(daily)} output tokens/day")
@@ -794,12 +795,21 @@ _QUOTED_AT = re.compile(
 the $/M is quoted at, not the share the fleet is sized for."""
 
 
+_FIRST = re.compile(r"[\s—–,;:-]*(?P<pct>\d{1,3})\s*%\s+(?:first|to\s+start)\b", re.IGNORECASE)
+"""The one of several figures to show first: "at 40% and at 70% utilization — 40% first"."""
+
+
 def _utilization(r: Reading, m: Match, toks: list[Tok]) -> None:
     if _has(m.toks, "PCT"):
         value = _num(m.toks, "PCT") / 100
     else:
         value = _num(m.toks, "NUM")
         value = value / 100 if value > 1 else value
+    first = _FIRST.match(r.text, m.toks[-1].end)
+    if first is not None and 0 < float(first["pct"]) <= 100:  # "at 40% and at 70% — 40% first"
+        r.ambiguous(f"two utilizations asked ({first['pct']}% first, then {value:.0%}): "
+                    f"showing {first['pct']}%; ask again for {value:.0%}")
+        value = float(first["pct"]) / 100
     if _QUOTED_AT.search(context.before(r.text, m.toks[0].start)[-60:]):
         r.quoted_utilization = True
         r.put("utilization", value, f"$/M quoted at {value:.0%} utilization")

@@ -72,7 +72,7 @@ _HOUR_SHARE = re.compile(
 _FRACTION_OF_PEAK = re.compile(
     r"\b(?:a|one)\s+(?P<part>half|third|quarter|fifth)\s+of\s+(?:that|it|this|the\s+peak)"
     r"\s+(?:on\s+)?(?:average|avg)\b"
-    r"|\b(?:average|avg)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits\s+at|maybe|abt))?\s+"
+    r"|\b(?:average|avg|averages)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits\s+at|maybe|abt))?\s+"
     r"(?:about\s+|around\s+|roughly\s+|maybe\s+|abt\s+|~\s*)?(?:a\s+|one\s+)?"
     r"(?P<part2>half|third|quarter|fifth)\s+(?:of\s+)?(?:that|it|this|(?:the\s+)?peak)\b",
     re.IGNORECASE,

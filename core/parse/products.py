@@ -80,6 +80,11 @@ _EACH_BEFORE = re.compile(
 )
 """Before a frequency, the member it counts for: "each one is ~20 calls", "the average
 session is 6 turns"."""
+_ONE_PER = re.compile(
+    r"\bone\s+(?:[a-z-]+\s+)?(?:call|request|llm\s+call|model\s+call)\s+per\s+(?P<per>[a-z]+)",
+    re.IGNORECASE,
+)
+"""A request per member said outright: the member's other counts (pages) are sizes."""
 _MIX_BEFORE = re.compile(r"\b(?:other|remaining|rest\s+is|rest)\s*[~≈]?\s*$", re.IGNORECASE)
 _NOT_SHARES = frozenset({"utilization", "utilisation", "util", "capacity", "discount", "off"})
 """Words after a percentage that make it no share of a population."""
@@ -140,6 +145,10 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
         chain.append(factor)
     if not chain:
         return
+    one = _ONE_PER.search(text) if len(chain) > 1 and " per " in lower else None
+    if one is not None and chain[0].noun.rstrip("s")[:5] == one["per"].rstrip("s")[:5]:
+        said_one = " ".join(one.group().split())  # "one extraction call per document": the
+        chain = [chain[0], Factor(1.0, "call", "each", None, said_one)]  # pages are a size
     people = chain[0]
     if len(chain) == 1:
         said_volume = any(k in reading.values for k in QUANTITIES)

@@ -35,7 +35,9 @@ _BEFORE = re.compile(
     r"\b(?P<adverb>annual|yearly|monthly|daily|weekly)\s+(?:\w+\s+){0,2}?"
     r"(?:volume|usage|output|traffic|demand)\s*(?:is|of|:|=|~|≈)?\s*"
     r"(?:about|around|roughly|~)?\s*$"
-    r"|\b(?:per|a|each)\s+(?P<unit>day|week|month|year)\s*:\s*(?:[\w./,]+\s+){0,3}?$",
+    r"|\b(?:per|a|each)\s+(?P<unit>day|week|month|year)\s*:\s*(?:[\w./,]+\s+){0,3}?$"
+    r"|\b(?:peak|busiest|average|typical)\s+(?P<hour>hour)\s+(?:produces|generates|is|sees|has"
+    r"|does|outputs|was)?\s*(?:about|around|roughly|~|≈)?\s*$",
     re.IGNORECASE,
 )
 _ADVERBS = {
@@ -56,6 +58,8 @@ def time_beside(text: str, start: int, end: int) -> str | None:
     before = _BEFORE.search(text[max(0, start - 60) : start])
     if before is None:
         return None
+    if before["hour"]:
+        return "hour"  # "the peak hour produces ~25M output tokens"
     return before["unit"].lower() if before["unit"] else _ADVERBS[before["adverb"].lower()]
 
 

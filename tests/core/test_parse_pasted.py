@@ -318,3 +318,23 @@ def test_a_scenario_priced_at_its_peak_concurrency(catalog: Catalog) -> None:
     got = fields(catalog, "DeepSeek R1 on 8x H200. Typical load is 32 concurrent, peak is 96 — "
                  "price it at the peak concurrency, $3.40/GPU-hr.")
     assert got["concurrency"] == 96
+
+
+def test_one_call_per_document_makes_the_pages_a_size(catalog: Catalog) -> None:
+    got = fields(catalog, "~30k documents/day, each ~20 pages (≈10k tokens in), one extraction "
+                 "call per document with ~1k out. Qwen3-32B")
+    assert (got["requests_per_day"], got["input_tokens"]) == (30_000, 10_000)
+
+
+def test_the_peak_hours_tokens_and_an_hour_that_averages_a_third(catalog: Catalog) -> None:
+    got = fields(catalog, "Kimi K2.5: the peak hour produces ~30M output tokens; over the whole "
+                 "day an hour averages about a third of that. H200.")
+    assert got["output_tokens_per_day"] == pytest.approx(30e6 / 3 * 24)
+    assert got["peak_to_average"] == 3.0
+
+
+def test_two_utilizations_asked_shows_the_first_said_and_says_so(catalog: Catalog) -> None:
+    parsed = parse("DeepSeek V3 on 16x B200, 256 concurrent, $4.30/GPU-hr. Show it at 40% and at "
+                   "70% utilization — 40% first.", catalog)
+    assert parsed.fields["utilization"] == 0.4
+    assert any("two utilizations" in a for a in parsed.ambiguities)
