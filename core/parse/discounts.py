@@ -32,8 +32,8 @@ def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]
     if at < 0 or found is None:
         return []
     clause = text[max(0, found.start() - 40) : found.end() + 20]
-    if _API_NEAR.search(clause) or _PRICE_AFTER.search(text, found.end()):
-        return []
+    if _API_NEAR.search(clause) or _PRICE_AFTER.search(text, found.end(), found.end() + 60):
+        return []  # "10% off, so price the deal at $4.41"; a bill said later is no price
     pct = float(found["pct"] or found["pct2"] or found["pct3"])
     if not 0 < pct < 100:
         return []

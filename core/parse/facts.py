@@ -57,6 +57,7 @@ class Reading:
     gpu_ids: list[str] = field(default_factory=list)
     gpu_at: dict[str, int] = field(default_factory=dict)  # where each GPU was first named
     gpu_count: int | None = None
+    counted_gpu: str | None = None  # the first GPU said with a count ("4x MI300X")
     gpu_prices: dict[str, float] = field(default_factory=dict)  # "B300 at $5, H200 at $3"
     gpu_nodes: tuple[int, str, str] | None = None  # "2 GB300 racks": nodes, words, GPU
     node_gpus: int | None = None  # "an 8-GPU B300 node": the GPUs of the node said
@@ -408,6 +409,7 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
         if r.gpu_count is not None and r.gpu_count != count:
             r.ambiguous(f"two GPU counts ({r.gpu_count} and {count}): using {count}")
         r.gpu_count = count
+        r.counted_gpu = r.counted_gpu or gpu  # the first: "8x MI355X vs 8x B300"
     said = f"GPU {count}x {gpu}" if count and gpu else f"GPU {gpu}" if gpu else f"{count} GPUs"
     words = r.said(m)
     r.gpu_said.append(said if words.lower() in (gpu or "", said.lower()) else f"{said} ← '{words}'")

@@ -44,6 +44,7 @@ _SIZE_FOR_IT = re.compile(
     r"\bsize[ds]?\s+(?:it\s+|this\s+|the\s+lease\s+)?(?:for|on|to)\s+(?:the\s+)?"
     r"(?:[\w'-]+[\s-]){0,2}?(?:number|figure|volume|traffic|load|plan|case)\b"
     r"|\bsize\s+(?:for|on)\s+(?:that|this|it)\b|\bsame\s+(?:as\s+(?:above|before)\s+)?but\b"
+    r"|\b(?:plan|size|provision)\s+(?:it\s+)?for\s+(?:twice|double|triple|\d+(?:\.\d+)?\s*[x×])"
     r"|\b(?:size|use)\s+(?:for\s+)?the\s+(?:post|after|new|future|later|target|updated|revised)"
     r"[\w-]*\s+(?:[\w-]+\s+)?(?:state|scenario|plan|phase|number|figure|volume|load|case)\b"
     r"|\b(?:that'?s|that\s+is|which\s+is)\s+what\s+(?:we|they|you)(?:'re|\s+are)?\s+"

@@ -29,9 +29,12 @@ _SLACK = re.compile(
 )
 
 
-_STRUCK = re.compile(r"(?<![\w~])~(?=[^\s~\d])[^~\n]{0,80}?[^\s~]~(?![\w~])")
-"""Slack's strike-through, "~outputs 900~": what the writer took back (never "~900" alone,
-an approximation)."""
+_STRUCK = re.compile(
+    r"(?<![\w~])~(?=[^\s~\d])[^~\n]{0,80}?[^\s~]~(?![\w~])"
+    r"|(?<![\w~])~(?=\d)[^~\s]*[A-Za-z][^~\n]{0,60}?[^\s~]~(?=\s|$|[.,;:!?])"
+)
+"""Slack's strike-through, "~outputs 900~", "~8x B200~": what the writer took back (never
+"~900" alone, an approximation)."""
 
 
 def _replace(match: re.Match[str]) -> str:

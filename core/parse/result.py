@@ -364,9 +364,10 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
             notes.append(f"the sizing chooses the GPU count ({count} given, not used)")
         return fields, notes
     if ids:
-        fields["gpu"] = ids[0]
+        chosen = reading.counted_gpu if reading.counted_gpu in ids else ids[0]
+        fields["gpu"] = chosen  # "$2,200 … that's the H100 rate. … 4x MI300X": the counted one
         if len(ids) > 1:
-            notes.append(f"several GPUs named ({', '.join(ids)}): using {ids[0]}")
+            notes.append(f"several GPUs named ({', '.join(ids)}): using {chosen}")
     if count is not None:
         fields["gpus"] = count
     if fields.get("term_months") == 0:
@@ -418,7 +419,7 @@ def _prices_per_gpu(fields: dict[str, Any], reading: Reading, kind: str) -> list
         fields.pop("price_per_gpu_hour", None)
         fields["prices"] = dict(reading.gpu_prices)
     else:
-        first = reading.gpu_ids[0] if reading.gpu_ids else None
+        first = reading.counted_gpu or (reading.gpu_ids[0] if reading.gpu_ids else None)
         if first in reading.gpu_prices:
             fields["price_per_gpu_hour"] = reading.gpu_prices[first]
     return [f"prices per GPU-hour: {said}"]

@@ -8,7 +8,8 @@ EMEA go onto the new cluster", "the sum is the total we need". Read in that orde
 - several labels joined ("NA + EMEA", "Copilot and Tutor"): those rows combined;
 - "latest", "last", "most recent": the last row;
 - "sum", "combined", "all of them" (and no total row): every row combined;
-- else the total row if there is one, or the first row, as before.
+- else the total row if there is one; rows of a load's parts ("Use case", "Workload",
+  "App") combined; or the first row, said.
 
 Rows are combined column by column: a volume (requests or output tokens a day) is added
 up; any other figure is kept only when every row gives the same one, since a request's
@@ -29,6 +30,14 @@ _SUMMED = re.compile(
     re.IGNORECASE,
 )
 _JOINED = r"\s*(?:\+|&|,|\band\b|\bplus\b)\s*"
+_PARTS_OF_ONE_LOAD = re.compile(
+    r"(?:use[\s_-]*case|workload|app|application|service|feature|product|tenant|department"
+    r"|team)s?$",
+    re.IGNORECASE,
+)
+"""A first column naming the parts of one load: its rows add up unless one is picked
+(a column of tiers, options or regions names alternatives or a split, and is not summed
+unless the message says so)."""
 _ADDED = frozenset({"requests_per_day", "output_tokens_per_day"})
 """Volumes, which add up over rows; a request's length or a ratio does not."""
 
@@ -67,6 +76,9 @@ def chosen(
         ]  # a total row leaves blank what every row shares
         note = f"a table of {len(parts)} rows and a total: read the total"
         return _summed(head, parts, total, field_of, note)
+    if len(parts) > 1 and _PARTS_OF_ONE_LOAD.match(head[0].strip("*_ ")):
+        cells = _combined(head, parts, field_of)  # "Use case | Requests/day": one load's parts
+        return _summed(head, parts, cells, field_of, f"the {len(parts)} rows added up")
     note = f"a table of {len(parts)} rows: read the first only" if len(parts) > 1 else ""
     return Choice(parts[0], note)
 

@@ -338,3 +338,32 @@ def test_two_utilizations_asked_shows_the_first_said_and_says_so(catalog: Catalo
                    "70% utilization — 40% first.", catalog)
     assert parsed.fields["utilization"] == 0.4
     assert any("two utilizations" in a for a in parsed.ambiguities)
+
+
+def test_a_table_of_a_loads_parts_adds_up_when_nothing_picks_a_row(catalog: Catalog) -> None:
+    parsed = parse("| Use case | Requests/day | Avg output (tok) |\n|---|---|---|\n"
+                   "| Summaries | 100,000 | 400 |\n| Chat | 300,000 | 400 |\nLlama 3.1 70B",
+                   catalog)
+    assert (parsed.fields["requests_per_day"], parsed.fields["output_tokens"]) == (400_000, 400)
+    assert any("added up" in a for a in parsed.assumed)
+
+
+def test_struck_through_gpus_and_the_counted_gpu_of_several(catalog: Catalog) -> None:
+    struck = fields(catalog, "GLM-5, FP8, 96 concurrent. Edit: ~8x B200~ 16x B200.")
+    counted = fields(catalog, "Price Qwen2.5-72B at $2,200/GPU-month... sorry, that's the H100 "
+                     "rate. On MI300X it's $1,900/GPU-month. 4x MI300X, 32 concurrent.")
+    assert (struck["gpus"], counted["gpu"]) == (16, "mi300x")
+    assert counted["price_per_gpu_hour"] == pytest.approx(1900 / 730)
+
+
+def test_a_discount_then_a_bill_said_later(catalog: Catalog) -> None:
+    got = fields(catalog, "list for H200 on 24 months is $3.60/GPU-hr and Dana approved 15% off, "
+                 "so run it at the discounted rate. Qwen3-235B, 80M output tokens/day. FYI their "
+                 "Together bill is about $14k/mo.")
+    assert got["price_per_gpu_hour"] == pytest.approx(3.06)
+
+
+def test_plan_for_twice_that_rate(catalog: Catalog) -> None:
+    got = fields(catalog, "Today we serve DeepSeek R1 at ~9 req/s on average. For the leased "
+                 "platform please plan for twice that rate.")
+    assert got["requests_per_day"] == 18 * 86400
