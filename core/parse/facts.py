@@ -17,7 +17,7 @@ from typing import Any
 from core.parse import context, peaks, timeunits, volumes
 from core.parse.grammar import Match
 from core.parse.lexicon import BREAK
-from core.parse.numbers import compact
+from core.parse.numbers import compact, digits, words
 from core.parse.plausible import BOUNDS
 from core.parse.tokens import Tok
 from core.units import HOURS_PER_MONTH
@@ -31,7 +31,7 @@ _PER_REQUEST = {
 }
 
 
-_HORIZON = re.compile(r"\b(?:next|another|coming|following|first|last|past)\s*$", re.I)
+_HORIZON = re.compile(r"\b(?:next|another|coming|following|first|last|past|every|each)\s*$", re.I)
 """Words before "6 months" that make it a span of time, not a lease term."""
 _WINDOW_NOUNS = ("pilot", "trial", "test", "poc", "period", "window", "run", "spike", "sample")
 _PAST = re.compile(r"\b(?:last|past|previous|trailing)\s*$", re.I)
@@ -730,6 +730,11 @@ _OVER_NEXT = re.compile(
     re.IGNORECASE,
 )
 """A growth said over a span after it: "50% over the next year", "30% in the next 6 months"."""
+_EVERY = re.compile(
+    r"\s*(?:every|each)\s+(?P<n>\d+|two|three|four|six|twelve)\s+(?P<unit>years?|quarters?|months?)\b",
+    re.IGNORECASE,
+)
+"""A growth said per span after it: "50% growth every six months"."""
 _OVER_A_SPAN = re.compile(r"\W*(?:\w+\W+){0,2}?(?:every|over|within|in)\b", re.IGNORECASE)
 """Between a multiple and its span: "doubling every 6 months", "2x over the next year"."""
 """Periods a multiple is growth over without a growth word: "4x YoY", "3x a quarter"."""
@@ -762,10 +767,12 @@ def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
     if rate <= 0:
         return
     over = _OVER_NEXT.match(r.text, m.toks[-1].end) if unit is None else None
+    over = over or (_EVERY.match(r.text, m.toks[-1].end) if unit is None else None)
     if over is not None:  # "we expect roughly 50% over the next year": over that span
         unit = over["unit"].lower().rstrip("s")
-        if over["n"]:
-            months = float(over["n"]) * timeunits.TERM_MONTHS.get(unit, 1.0)
+        count = (digits(over["n"]) or words([over["n"].strip().lower()])) if over["n"] else None
+        if count:
+            months = float(count) * timeunits.TERM_MONTHS.get(unit, 1.0)
             monthly = (1 + rate) ** (1 / months) - 1
             r.assume(f"{rate:.0%} over {months:g} months read as {monthly:.2%} a month, compounded")
             r.put("monthly_growth", monthly, f"growth {monthly:.3g}/month ({monthly:.1%})")

@@ -367,3 +367,23 @@ def test_plan_for_twice_that_rate(catalog: Catalog) -> None:
     got = fields(catalog, "Today we serve DeepSeek R1 at ~9 req/s on average. For the leased "
                  "platform please plan for twice that rate.")
     assert got["requests_per_day"] == 18 * 86400
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("el cliente genera unos 1,5 mil millones de tokens de salida al mes con Qwen3-32B",
+         "output_tokens_per_day", 1.5e9 / 30),
+        ("Qwen3.5, rund 1,8 Mrd. Output-Tokens im Monat", "output_tokens_per_day", 1.8e9 / 30),
+        ("their claims bot is doing 45 lakh requests in a month on GLM-5", "requests_per_day",
+         4.5e6 / 30),
+        ("GLM-5, 1M req/day, they are projecting 50% growth every six months",
+         "monthly_growth", 1.5 ** (1 / 6) - 1),
+    ],
+)
+def test_a_period_said_in_another_language_or_after_in_a(
+    catalog: Catalog, text: str, field: str, value: float
+) -> None:
+    got = fields(catalog, text)
+    assert got[field] == pytest.approx(value)
+    assert "term_months" not in got
