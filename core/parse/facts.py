@@ -770,9 +770,9 @@ def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
     over = over or (_EVERY.match(r.text, m.toks[-1].end) if unit is None else None)
     if over is not None:  # "we expect roughly 50% over the next year": over that span
         unit = over["unit"].lower().rstrip("s")
-        count = (digits(over["n"]) or words([over["n"].strip().lower()])) if over["n"] else None
-        if count:
-            months = float(count) * timeunits.TERM_MONTHS.get(unit, 1.0)
+        spans = (digits(over["n"]) or words([over["n"].strip().lower()])) if over["n"] else None
+        if spans:
+            months = float(spans) * timeunits.TERM_MONTHS.get(unit, 1.0)
             monthly = (1 + rate) ** (1 / months) - 1
             r.assume(f"{rate:.0%} over {months:g} months read as {monthly:.2%} a month, compounded")
             r.put("monthly_growth", monthly, f"growth {monthly:.3g}/month ({monthly:.1%})")
