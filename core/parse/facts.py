@@ -376,6 +376,8 @@ def _context(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 
 def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
+    if m.toks[-1].type == "NUM" and _MONTHS_AFTER.match(r.text, m.toks[-1].end):
+        return  # "$26,280 per GPU for 12 months": a term, no count of GPUs
     numbers = [float(t.value or 0) for t in m.toks if t.type in ("NUM", "MULT", "XNUM")]
     gpu = next((str(t.value) for t in m.toks if t.type == "GPU"), None)
     nodes = _has(m.toks, "NODES")
@@ -597,6 +599,14 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.price_per_node = value
         r.price_said = r.said(m)
         return
+    span = _PER_GPU_FOR.match(r.text, m.toks[-1].end) if unit is None else None
+    if span is not None:  # "$26,280 per GPU for 12 months": the term's price, by the hour
+        months = int(span["n"])
+        hours = months * HOURS_PER_MONTH
+        r.assume(f"${value:,.2f} a GPU for {months} months read at {hours:g} hours")
+        value /= hours
+        unit, per_gpu = "hour", True
+        r.put("term_months", months, f"{months}-month term")
     if unit is None and value > _HOURLY_MAX:  # "annual fee per GPU $34,000"
         period = _PERIOD_BEFORE.search(context.before(r.text, m.toks[0].start)[-40:])
         if period is not None:
@@ -634,10 +644,15 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 _PER_NODE = re.compile(
     r"\s*(?:/|per|a|an)\s*(?:node|box|server|machine|host)(?:[\s-]*(?:hour|hr|h))?\b"
-    r"|\s*(?:per|a|an)\s+(?:8|four|eight|4)[\s-]*gpu\s+(?:[\w-]+\s+){0,2}?(?:node|box|server)\b",
+    r"|\s*(?:per|a|an)\s+(?:8|four|eight|4)[\s-]*gpu\s+(?:[\w-]+\s+){0,2}?(?:node|box|server)\b"
+    r"|\s*(?:per|a|an)\s+\d+\s*[x×]\s*(?:[\w-]+\s+){1,2}?(?:node|box|server)\b",
     re.IGNORECASE,
 )
-"""A price said for a whole node: divided by its GPUs once the message names them."""
+"""A price said for a whole node ("per node", "per 8-GPU node", "per 8x B200 node"): divided by
+its GPUs once the message names them."""
+_MONTHS_AFTER = re.compile(r"\s*(?:months?|mo|mos|years?|yrs?)\b", re.IGNORECASE)
+_PER_GPU_FOR = re.compile(r"\s*(?:per|a|/)\s*gpu\s+for\s+(?P<n>\d{1,3})\s*(?:months?|mo)\b", re.I)
+"""A price per GPU for a whole term: "$26,280 per GPU for 12 months"."""
 _WHOLE_BOX = re.compile(
     r"\s*(?:for|per)\s+(?:the\s+)?(?:whole|entire|full)\s+(?:box|node|server|machine|pod)\b",
     re.IGNORECASE,

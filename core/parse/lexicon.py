@@ -242,6 +242,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("in", "a", "week"): "PER_TIME:week",
     ("in", "a", "month"): "PER_TIME:month",
     ("in", "a", "year"): "PER_TIME:year",
+    ("in", "the", "first", "year"): "PER_TIME:year",  # "146 million calls in the first year"
+    ("in", "year", "one"): "PER_TIME:year",
     ("al", "día"): "PER_TIME:day",  # Spanish "al mes", German "im Monat", French "au mois"
     ("al", "dia"): "PER_TIME:day",
     ("al", "mes"): "PER_TIME:month",

@@ -56,7 +56,9 @@ _SHARE_OF_PEAK = re.compile(
     r"\b(?:average|avg|mean)\b(?:(?!\band\b)[^.;!?\n]){0,40}?\b(?:is|at|runs|sits|about|around"
     r"|roughly|being|abt|~|≈)"
     r"\s*[~≈]?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*of\s+"
-    r"(?:(?:the\s+|our\s+)?peak|(?P<back>that|this|it))\b",
+    r"(?:(?:the\s+|our\s+)?peak|(?P<back>that|this|it))\b"
+    r"|\b(?:average|avg|mean)\b[^.;!?\n\d]{0,20}?\bshare\s+of\s+(?:the\s+)?peak\W{0,4}"
+    r"(?P<pct2>\d{1,2}(?:\.\d+)?)\s*%",  # a table's "Average, as share of peak | 40 | %"
     re.IGNORECASE,
 )
 """ratio said the other way round: "the average over the day is ~40% of peak"."""
@@ -96,8 +98,9 @@ def share_of_peak(reading: Reading) -> int | None:
         said = " ".join(hour.group().split())
         reading.understood.append(f"peak {ratio:.3g}x the average ← '{said}' (× 24 hours)")
         return None
-    if found is not None and 0 < float(found["pct"]) < 100:
-        ratio = 100 / float(found["pct"])
+    pct = float(found["pct"] or found["pct2"]) if found is not None else 0.0
+    if found is not None and 0 < pct < 100:
+        ratio = 100 / pct
     elif " of " in text or " half " in text:
         found = _FRACTION_OF_PEAK.search(text)
         if found is None:

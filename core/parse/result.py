@@ -36,7 +36,7 @@ from core.parse.products import call_minutes, defined_requests, each_ones_volume
 from core.parse.reasoning import split_reasoning
 from core.parse.references import blank_references
 from core.parse.sums import add_up
-from core.parse.tables import structured
+from core.parse.tables import as_sentences, structured
 from core.parse.tokens import scan
 from core.parse.trends import trend
 from core.parse.volumes import (
@@ -104,8 +104,9 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
         plain = plain.replace("R$", "BRL")  # Brazil's reais, not dollars; said as a currency
     whole = plain
     plain, workload = chosen(plain)
-    tokens = scan(plain, lexicon_for(catalog))
-    reading = read(plain, tokens.toks, matches(tokens.toks))
+    prose = as_sentences(plain)  # the words a table of one figure a row gives each figure
+    tokens = scan(prose, lexicon_for(catalog))
+    reading = read(prose, tokens.toks, matches(tokens.toks))
     if workload is not None:
         reading.assume(workload)
         if "model" not in reading.values:

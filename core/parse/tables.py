@@ -207,6 +207,32 @@ _NAME_COLUMNS = frozenset({"metric", "field", "parameter", "param", "item", "nam
 _VALUES = frozenset({"value", "values", "amount", "figure", "number"})
 
 
+def as_sentences(text: str) -> str:
+    """``text`` with a table of one figure a row ("| Peak request rate | 75 | req/s |")
+    written as sentences ("Peak request rate 75 req/s."), for the prose reader: a row's
+    name says what its figure is in words no column alias lists."""
+    if "|" not in text and "\t" not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        sep = separator(line.strip())
+        if sep is None:
+            continue
+        head = _cells(line.strip(), sep)
+        named = _key(head[0]) in _NAME_COLUMNS and _key(head[1 % len(head)]) in _VALUES
+        if len(head) not in (2, 3) or not named:
+            continue
+        lines[i] = ""
+        for k in range(i + 1, len(lines)):
+            row = lines[k].strip()
+            if separator(row) != sep:
+                break
+            cells = [c for c in _cells(row, sep) if c] if not set(row) <= set("|-: \t") else []
+            lines[k] = " ".join(cells) + "." if cells else ""
+        return "\n".join(lines)
+    return text
+
+
 def _vertical(lines: list[str], sep: str, out: Structured) -> None:
     """A table of one figure a row, "| metric | value | unit |": each row is a pair, its
     unit column read as part of its name ("requests | 850,000 | per day")."""

@@ -37,7 +37,9 @@ _BEFORE = re.compile(
     r"(?:about|around|roughly|~)?\s*$"
     r"|\b(?:per|a|each)\s+(?P<unit>day|week|month|year)\s*:\s*(?:[\w./,]+\s+){0,3}?$"
     r"|\b(?:peak|busiest|average|typical)\s+(?P<hour>hour)\s+(?:produces|generates|is|sees|has"
-    r"|does|outputs|was)?\s*(?:about|around|roughly|~|≈)?\s*$",
+    r"|does|outputs|was)?\s*(?:about|around|roughly|~|≈)?\s*$"
+    r"|\b(?:a|per|each)\s+(?P<before>day|week|month|year)\s+(?:の\s*)?"
+    r"(?:(?:output\s+)?tokens?\s+(?:は\s+|is\s+|are\s+)?)?$",  # "月間の出力トークンは 60億"
     re.IGNORECASE,
 )
 _ADVERBS = {
@@ -60,6 +62,8 @@ def time_beside(text: str, start: int, end: int) -> str | None:
         return None
     if before["hour"]:
         return "hour"  # "the peak hour produces ~25M output tokens"
+    if before["before"]:
+        return before["before"].lower()
     return before["unit"].lower() if before["unit"] else _ADVERBS[before["adverb"].lower()]
 
 

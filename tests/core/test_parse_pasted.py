@@ -387,3 +387,36 @@ def test_a_period_said_in_another_language_or_after_in_a(
     got = fields(catalog, text)
     assert got[field] == pytest.approx(value)
     assert "term_months" not in got
+
+
+def test_a_table_of_one_figure_a_row_is_read_in_its_rows_own_words(catalog: Catalog) -> None:
+    got = fields(catalog, "| Metric | Value | Unit |\n|---|---|---|\n"
+                 "| Peak request rate | 60 | req/s |\n| Average, as share of peak | 50 | % |\n"
+                 "| Mean output length | 300 | tokens |\n"
+                 "| Min. decode speed per user | 25 | tokens/s |\nModel: GLM-5")
+    assert (got["requests_per_day"], got["peak_to_average"]) == (30 * 86400, 2.0)
+    assert (got["output_tokens"], got["min_per_user_tokens_per_s"]) == (300, 25)
+
+
+@pytest.mark.parametrize(
+    ("text", "price", "term"),
+    [
+        ("I gave them $21,900 per 8x B200 node per month on a 36-month commit. Kimi K2.5, "
+         "batch 64", 21_900 / 8 / 730, 36),
+        ("They prepay the year: $26,280 per GPU for 12 months, 8x H100, Llama 3.1 70B at "
+         "64 concurrent", 3.0, 12),
+    ],
+)
+def test_a_price_per_node_a_month_or_per_gpu_for_a_term(
+    catalog: Catalog, text: str, price: float, term: int
+) -> None:
+    got = fields(catalog, text)
+    assert (got["price_per_gpu_hour"], got["term_months"]) == (pytest.approx(price), term)
+    assert got["gpus"] == 8
+
+
+def test_a_years_calls_and_a_months_tokens_said_before_them(catalog: Catalog) -> None:
+    year = fields(catalog, '"About 73 million calls in the first year (MiniMax-M2.5 only)"')
+    month = fields(catalog, "Kimi K3 案件: 月間の出力トークンは 30億、GB300 希望")
+    assert year["requests_per_day"] == pytest.approx(73e6 / 365)
+    assert month["output_tokens_per_day"] == pytest.approx(3e9 / 30)
