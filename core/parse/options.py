@@ -23,14 +23,18 @@ _TAKEN = re.compile(
     r"(?P<n>\d{1,3})(?:[\s-]*(?:months?|mo|mos)\b)?(?![\d,]|\.\d|\s*(?:gpus?|%|x\b|k\b|tok|req))",
     re.IGNORECASE,
 )
+_CHOOSING = frozenset(
+    {"want", "pick", "chose", "choos", "prefer", "went with", "go with", "take", "took", "sign"}
+)
+"""Words of choosing, looked for before the regex that reads what was taken."""
 _PRICED_AT = r"\$\s?(?P<price>\d[\d,]*(?:\.\d+)?)[^$;\n]{0,20}?\b(?:at|on|for)\s+(?:a\s+)?"
 _HOURS = {"mo": 730.0, "month": 730.0, "yr": 8760.0, "year": 8760.0}
 
 
 def taken(reading: Reading) -> None:
     """The term the customer took of those offered, and its price when said with it."""
-    if "term_months" not in reading.values:
-        return
+    if "term_months" not in reading.values or not any(w in reading.lower for w in _CHOOSING):
+        return  # most messages take no option: looked for cheaply first
     found = _TAKEN.search(reading.text)
     if found is None:
         return

@@ -254,7 +254,8 @@ def _count(said: str) -> int | None:
 
 def replicas(reading: Reading) -> None:
     """The GPUs of every replica, when the GPUs said are one replica's."""
-    found = _REPLICAS.search(reading.text) if reading.gpu_count else None
+    said = reading.gpu_count and any(w in reading.lower for w in ("replica", "instance", "copies"))
+    found = _REPLICAS.search(reading.text) if said else None
     copies = _count(found["n"]) if found else None
     if found is None or not copies or copies < 2 or reading.gpu_count is None:
         return

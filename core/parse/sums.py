@@ -39,14 +39,19 @@ _VOLUMES = ("output_tokens_per_day", "requests_per_day")
 
 
 def add_up(reading: Reading) -> None:
+    adds_up: dict[re.Pattern[str], bool] = {}  # each cue looked for once, when needed
+
+    def said_anywhere(cue: re.Pattern[str]) -> bool:
+        if cue not in adds_up:
+            adds_up[cue] = cue.search(reading.text) is not None
+        return adds_up[cue]
+
     for name in _VOLUMES:
         unit = UNITS[name]
         twice = f"two values for {name}"
         flagged = [a for a in reading.ambiguities if a.startswith(twice)]
         said = reading.history.get(name, [])
-        if len(said) < 2 or not _ADDS_UP.search(reading.text):
-            continue
-        if not flagged and not _PARTS.search(reading.text):
+        if len(said) < 2 or not said_anywhere(_ADDS_UP if flagged else _PARTS):
             continue  # the same figure twice is one volume, unless parts are counted out
         if _peak_or_average_among(reading, [m for _, m in said]):
             continue  # "each ~250 req/s at its own peak … global average 600 req/s"
