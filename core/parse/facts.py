@@ -547,6 +547,12 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
             seconds = value * timeunits.seconds(unit)  # "first token ... within 2 seconds"
             _target(r, m, "max_ttft_s", seconds, f"TTFT under {seconds:g} s")
             return
+        named = latency and "max_ttft_s" not in r.values and _TTFT_NAMED.search(r.text)
+        if named and value * timeunits.seconds(unit) <= _TTFT_MAX_S:
+            seconds = value * timeunits.seconds(unit)  # "> what TTFT do they need?  under 800ms"
+            r.assume(f"'{r.said(m)}' read as the TTFT target: the message speaks of TTFT")
+            _target(r, m, "max_ttft_s", seconds, f"TTFT under {seconds:g} s")
+            return
         if latency:
             r.ambiguous(f"'{r.said(m)}': not read; for a latency target say 'TTFT under 1.5 s'")
         elif _has(m.toks, "TERM"):
@@ -650,6 +656,10 @@ _PER_NODE = re.compile(
 )
 """A price said for a whole node ("per node", "per 8-GPU node", "per 8x B200 node"): divided by
 its GPUs once the message names them."""
+_TTFT_NAMED = re.compile(r"\b(?:ttft|time\s+to\s+first\s+token|first\s+token)\b", re.IGNORECASE)
+_TTFT_MAX_S = 30.0
+"""A latency said apart from its name, in a message that names TTFT, is its target when no
+other is said and it is no longer than this."""
 _MONTHS_AFTER = re.compile(r"\s*(?:months?|mo|mos|years?|yrs?)\b", re.IGNORECASE)
 _PER_GPU_FOR = re.compile(r"\s*(?:per|a|/)\s*gpu\s+for\s+(?P<n>\d{1,3})\s*(?:months?|mo)\b", re.I)
 """A price per GPU for a whole term: "$26,280 per GPU for 12 months"."""

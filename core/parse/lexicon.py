@@ -119,7 +119,7 @@ _FOREIGN: dict[str, str] = {
     "GROWTH": "wachstum croissance crecimiento",
     "UTIL": "auslastung zielauslastung utilización",
     "BATCH": "batchgröße batchgrösse lote",
-    "PER": "pro par por",
+    "PER": "pro par por har",
     FILLER: "de la le les des du et und pour para con mit avec en sur auf etwa environ unos "
     "cerca el los las y ist das vom der die im schnitt à un une "
     "は で の を が に と も へ です ます から まで 的 是 在",
@@ -127,9 +127,9 @@ _FOREIGN: dict[str, str] = {
 """German, French and Spanish words for the same terminals: the sales team's customers
 write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""
 _FOREIGN_TIME: dict[str, str] = {
-    "day": "tag tage jour jours día dia días dias",
-    "month": "monat monate mois meses månad månader",
-    "year": "jahr jahre ans año años",
+    "day": "tag tage jour jours día dia días dias din",
+    "month": "monat monate mois meses månad månader mahina mahine",
+    "year": "jahr jahre ans año años saal",
     "hour": "stunde stunden heure heures hora horas timme timmar",
     "week": "woche wochen semaine semaines semana semanas",
     "quarter": "quartal quartale trimestre trimestres",

@@ -26,7 +26,8 @@ _NAME = re.compile(r"[^a-z0-9$#%]+")
 _ASIDE = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _QUALIFIERS = frozenset(
     {"avg", "average", "mean", "typical", "expected", "target", "est", "estimated", "approx"}
-    | {"min", "minimum", "max", "maximum", "sla", "slo", "budget", "p50", "median"}
+    | {"min", "minimum", "max", "maximum", "sla", "slo", "budget", "p50", "median", "p90", "p95"}
+    | {"p99"}
 )
 """Words around a column's name that say which figure it is, not which field."""
 
@@ -93,6 +94,7 @@ for _field, _factor, _names in (
     ("peak_to_average", 1.0, "p2a peak_to_average peak/avg peak_factor peak_ratio"),
     ("max_ttft_s", 1.0, "ttft ttft_s max_ttft_s"),
     ("max_ttft_s", 0.001, "ttft_ms ttft_target_ms ttft_p95_target_ms ttft_p99_target_ms"),
+    ("max_ttft_s", 0.001, "ttft_p50_ms ttft_p90_ms ttft_p95_ms ttft_p99_ms"),
     ("min_per_user_tokens_per_s", 1.0, "tok/s/user per_user_tps tokens_per_s_per_user"),
     ("min_per_user_tokens_per_s", 1.0, "tok/s_per_user tokens/s_per_user tps_per_user"),
     ("price_per_gpu_hour", 1.0, "$/gpu-hr $/gpu-hour $/gpuh price price_per_gpu_hour usd/gpu-hr"),

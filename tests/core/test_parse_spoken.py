@@ -1185,3 +1185,22 @@ def test_volumes_made_of_parts_shares_and_members(
 
 def test_whats_is_no_misspelt_keyword(catalog: Catalog) -> None:
     assert parse("k3 on 24 gb300s batch 16 whats the $/M", catalog).fields["concurrency"] == 16
+
+
+def test_a_latency_said_apart_from_ttft_in_a_message_that_names_it(catalog: Catalog) -> None:
+    parsed = parse("> what TTFT do they need?\n\nunder 800ms p95 for the voice product. ~45k "
+                   "calls/day, Llama 3.1 8B", catalog)
+    assert parsed.fields["max_ttft_s"] == pytest.approx(0.8)
+    assert any("read as the TTFT target" in a for a in parsed.assumed)
+
+
+def test_hindi_month_year_and_every(catalog: Catalog) -> None:
+    got = parse("Unka app har mahine 12 crore requests karta hai. Llama 3.1 8B, L40S pe, aur "
+                "lease 1 saal ka hai.", catalog).fields
+    assert (got["requests_per_day"], got["term_months"]) == (pytest.approx(1.2e8 / 30), 12)
+
+
+def test_a_yaml_slo_with_its_percentile_in_the_key(catalog: Catalog) -> None:
+    got = parse("```\nworkload:\n  isl: 512\n  osl: 128\n  rps_avg: 400\n  slo:\n"
+                "    ttft_p99_ms: 250\n```\nLlama 3.1 8B", catalog).fields
+    assert got["max_ttft_s"] == pytest.approx(0.25)
