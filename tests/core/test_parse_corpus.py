@@ -98,12 +98,12 @@ def test_reads_at_least_95_percent_of_the_corpus_fields(catalog: Catalog) -> Non
 
 TUNED = [
     Path(__file__).parent / name
-    for name in ("parse_holdout", "parse_dev", "parse_dev2", "parse_dev4", "parse_dev6")
+    for name in ("parse_holdout", "parse_dev", "parse_dev2", "parse_dev3", "parse_dev4")
+    + ("parse_dev5", "parse_dev6", "parse_dev7", "parse_dev9")
 ]
 """Sets written blind and scored once, then tuned on: held here so the reader keeps what
-it learned from them (``parse_dev3`` and ``parse_dev5``, at 93%, are not yet: the bench
-prints them).
-``parse_sealed`` is not either: it is scored once a session, never read."""
+it learned from them (``parse_dev8``, at 95.0%, is not yet, with no margin: the bench
+prints it). ``parse_sealed`` is not either: it is scored once a session, never read."""
 
 
 @pytest.mark.parametrize("folder", TUNED, ids=lambda p: p.name)
