@@ -86,7 +86,7 @@ def apply_followup(fields: dict[str, Any], kind: str, text: str, catalog: Catalo
         words = ["undo the last change"]
         return FollowUp(action="undo", fields=dict(fields), changed=[], understood=words)
     if kind not in ("scenario", "traffic"):
-        kind = kind_of(reading, pairs)
+        kind = kind_of(reading, pairs, "scenario")
     named = list(dict.fromkeys(pairs.gpu_ids or reading.gpu_ids))
     count = pairs.gpu_count if pairs.gpu_count is not None else reading.gpu_count
     understood = [*reading.understood, *reading.gpu_said, *pairs.understood]

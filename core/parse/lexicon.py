@@ -215,6 +215,7 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("t", "/", "s"): "RATE_TOKENS",
     ("t", "/", "sec"): "RATE_TOKENS",
     ("of", "them"): "GPUWORD",
+    ("of", "em"): "GPUWORD",  # texting: "gb300s, 16 of em"
     ("same", "time"): "CONCURRENT",
     ("o", "-", "tok"): "OUT",
     ("o", "-", "toks"): "OUT",

@@ -303,6 +303,20 @@ _SUCH_NODES = re.compile(
 )
 
 
+_ASKS_ABOUT = re.compile(
+    r"\b(?:supported|support|better|which\s+one|vs\.?|versus|compatible|does\s+it\s+run)\b[^.!]*\?"
+    r"|\b(?:look|looks)\s+(?:good|great|faster|better)\b",
+    re.IGNORECASE,
+)
+"""A model on a GPU asked about, not to be sized: "H100 vs H200 for Llama 70B, which one is
+better?", "Is Llama 405B supported on MI300X?"."""
+LEASE_TERMS = (
+    "price_per_gpu_hour",
+    "term_months",
+    "api_price_per_million_output",
+    "api_price_per_million_input",
+    "utilization",
+)
 DEMAND = (
     "max_ttft_s",
     "min_per_user_tokens_per_s",
@@ -315,20 +329,27 @@ PER_REQUEST = ("input_tokens", "output_tokens", "reasoning_tokens")
 """A request's lengths: with no GPU count or batch, a load to size, not a deployment."""
 
 
-def kind_of(reading: Reading, pairs: Pairs) -> Kind:
+def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
+    """What the message is. A model on a GPU with a deal's price or term but no count or
+    batch is a sizing short of its volume (as every blind writer read one); alone, it is
+    the smallest deployment that holds it, unless ``want`` says otherwise."""
     values = {**reading.values, **pairs.values}
     if any(values.get(v) is not None for v in VOLUME):
         return "traffic"
     if pairs.gpu_count or pairs.gpu_ids or "concurrency" in values:
         return "scenario"
-    if reading.gpu_count and values.get("model") is not None:
-        return "scenario"  # "Llama 70B on 8x H200"
     if any(values.get(k) is not None for k in DEMAND):
         return "traffic"  # targets or growth with no volume yet: a sizing that asks for it
+    if reading.gpu_count and values.get("model") is not None:
+        return "scenario"  # "Llama 70B on 8x H200"
     if any(values.get(k) is not None for k in PER_REQUEST):
         return "traffic"  # "700 in / 120 out, Llama 8B on L40S": a sizing short of its volume
     if reading.gpu_ids and values.get("model") is not None:
-        return "scenario"  # "Llama 70B on H200": the smallest count that holds it, said
+        if want is None and _ASKS_ABOUT.search(reading.text):
+            return "unknown"  # "Is Llama 405B supported on MI300X?": a question, no sizing
+        if want is None and any(values.get(k) is not None for k in LEASE_TERMS):
+            return "traffic"  # a deal's price and term with no batch: a sizing asking its volume
+        return want or "scenario"  # "Llama 70B on H200": the smallest count that holds it, said
     return "unknown"  # GPUs alone ("what about GB300?", "4 nodes of B200") are no deployment
 
 
@@ -487,7 +508,7 @@ def parse(text: str, catalog: Catalog, want: Kind | None = None) -> Parsed:
     ``want`` is the kind a command asks for (``cost`` a scenario): a message that reads
     as neither ("llama 70b on h100") is read as that kind, with its defaults said."""
     reading, pairs, cut = understand(text, catalog)
-    kind = kind_of(reading, pairs)
+    kind = kind_of(reading, pairs, want)
     if kind == "unknown" and want is not None:
         kind = want
     fields, notes = project(reading, pairs, kind)

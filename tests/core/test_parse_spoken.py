@@ -128,10 +128,16 @@ def test_a_gpu_named_alone_is_no_deployment(text: str, catalog: Catalog) -> None
     assert parse(text, catalog).kind == "unknown"
 
 
-def test_a_model_on_a_gpu_is_a_deployment_with_its_defaults_said(catalog: Catalog) -> None:
-    parsed = parse("Llama 3.1 70B on H200", catalog)
-    assert parsed.kind == "scenario"
-    assert any("smallest count" in a for a in parsed.assumed)
+def test_a_model_on_a_gpu_is_a_deployment_and_with_a_deals_terms_a_sizing(
+    catalog: Catalog,
+) -> None:
+    alone = parse("Llama 3.1 70B on H200", catalog)
+    assert alone.kind == "scenario"
+    assert any("smallest count" in a for a in alone.assumed)
+    deal = parse("Option A: 6-month term, $3.90/hr on B300. Option B: 24 months at $3.25/hr. "
+                 "Qwen3-235B, fp8.", catalog)
+    assert deal.kind == "traffic" and deal.missing  # the volume is asked for
+    assert parse("Is Llama 3.1 405B supported on MI300X with vLLM?", catalog).kind == "unknown"
 
 
 def test_a_request_length_with_no_count_or_batch_is_a_load_short_of_its_volume(
