@@ -11,6 +11,9 @@ Pipeline (each stage a module named for its idea)::
     facts      each rule's meaning -> the JSON contract's field values, said back
     keyvalue   key=value pairs, typed; they win over prose
     breakdowns a volume broken down under a header, one part a line, summed
+    rows       which row of a pasted table the message means, or which rows add up
+    deployments GPUs and concurrency said by the node, replica or GPU, multiplied out
+    options    the term the customer took of those offered, with its price
     result     parse(): fields shaped by question kind, missing/assumed/ambiguities
     followups  apply_followup(): edits, undo, start over
 

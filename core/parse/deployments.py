@@ -1,0 +1,142 @@
+"""How big a deployment said in parts is: GPUs by the node, rack or replica, and
+concurrency by the node, replica or GPU.
+
+"2 GB300 racks" are 144 GPUs; "an 8-GPU B300 node" then "two such nodes" are 16;
+"4 replicas, each one 2 nodes × 8 MI355X" are 64; "96 concurrent per replica" on those
+is 384, and "12 sessions per GPU" on 144 GPUs is 1,728. Each count is multiplied out and
+the multiplication said.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from core.parse.numbers import digits, words
+
+if TYPE_CHECKING:
+    from core.catalog import Catalog
+    from core.parse.facts import Reading
+
+
+def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
+    """ "2 GB300 racks", "3 B200 nodes": nodes of the GPU's NVLink domain, said; "two such
+    nodes" after "an 8-GPU B300 node": that many of the node said."""
+    such = (
+        _SUCH_NODES.search(reading.text) or _N_NODES.search(reading.text)
+        if reading.node_gpus and reading.gpu_count in (None, reading.node_gpus)
+        else None
+    )
+    nodes = None if such is None else (digits(such["n"]) or words([such["n"].lower()]))
+    if such is not None and nodes and nodes == int(nodes) and reading.node_gpus:
+        said = such.group().strip(",;( \t")
+        count = int(nodes) * reading.node_gpus
+        reading.gpu_count = count
+        one_node = f"GPU {reading.node_gpus}x "
+        reading.gpu_said[:] = [
+            f"GPU {count}x {g[len(one_node) :].split(' ← ')[0]} ← '{said}'"
+            if g.startswith(one_node)
+            else g
+            for g in reading.gpu_said
+        ]
+        reading.assume(f"'{said}' read as {count} GPUs ({reading.node_gpus} a node)")
+        return
+    if reading.gpu_nodes is None or not reading.gpu_ids:
+        return
+    nodes, said, named = reading.gpu_nodes
+    gpu = catalog.gpus.get(named)  # the nodes' own GPU, not the last one named
+    count = nodes * gpu.scale_up_domain_gpus
+    reading.gpu_count = count
+    reading.gpu_said.append(f"GPU {count}x {gpu.id}")
+    reading.assume(f"'{said}' read as {count} GPUs ({gpu.scale_up_domain_gpus} a node)")
+
+
+_PER_NODE = re.compile(
+    r"\s*(?:per|each|a|/)\s*(?:node|box|server|replica|instance|pod)\b"
+    r"(?:[^.;\n\d]{0,12}?(?P<total>\d[\d,]*)\s+(?:in\s+)?(?:total|overall|in\s+all)\b)?",
+    re.IGNORECASE,
+)
+"""Concurrency said a node ("24 concurrent per node"), maybe with its total ("so 72 total")."""
+
+
+_PER_GPU_SESSIONS = re.compile(
+    r"\b(?P<n>\d{1,4})\s+(?:concurrent\s+)?(?:streams?|sessions?|sequences?|requests?|users?|slots?)"
+    r"\s+(?:per|a|/|each)\s*(?:gpu|card)\b",
+    re.IGNORECASE,
+)
+
+
+def concurrency_per_gpu(reading: Reading) -> None:
+    """ "12 sessions per GPU" on a deployment of 144 GPUs: 1,728 concurrent, said."""
+    if "concurrency" in reading.values or not reading.gpu_count or "per" not in reading.lower:
+        return
+    found = _PER_GPU_SESSIONS.search(reading.text)
+    if found is None:
+        return
+    total = int(found["n"]) * reading.gpu_count
+    reading.values["concurrency"] = total
+    reading.understood.append(f"concurrency {total} ← '{found.group()}' × {reading.gpu_count} GPUs")
+
+
+_REPLICAS = re.compile(
+    r"\b(?P<n>\d{1,3}|two|three|four|five|six|eight|ten)\s+(?:replicas|instances|copies)\s*,?\s+"
+    r"each(?:\s+one|\s+of\s+them)?\b",
+    re.IGNORECASE,
+)
+"""Copies of one deployment, each described after: "4 replicas, each one 2 nodes × 8 MI355X"."""
+
+
+def _count(said: str) -> int | None:
+    value = digits(said) or words([said.lower()])
+    return int(value) if value and value == int(value) else None
+
+
+def replicas(reading: Reading) -> None:
+    """The GPUs of every replica, when the GPUs said are one replica's."""
+    said = reading.gpu_count and any(w in reading.lower for w in ("replica", "instance", "copies"))
+    found = _REPLICAS.search(reading.text) if said else None
+    copies = _count(found["n"]) if found else None
+    if found is None or not copies or copies < 2 or reading.gpu_count is None:
+        return
+    one = reading.gpu_count
+    reading.gpu_count = one * copies
+    reading.gpu_said[:] = [
+        g.replace(f"GPU {one}x ", f"GPU {one * copies}x ", 1) for g in reading.gpu_said
+    ]
+    reading.assume(f"'{' '.join(found.group().split())}': {copies} × {one} = {one * copies} GPUs")
+
+
+def concurrency_per_node(reading: Reading) -> None:
+    """ "3 nodes × 8 H200, 24 concurrent per node (so 72 total)": the deployment's
+    concurrency is the total, said or multiplied out by the nodes."""
+    said, value = reading.sources.get("concurrency"), reading.values.get("concurrency")
+    at = reading.text.find(said) if said else -1
+    found = _PER_NODE.match(reading.text, at + len(said or "")) if at >= 0 else None
+    if found is None or not isinstance(value, int):
+        return
+    total = digits(found["total"]) if found["total"] else None
+    per_node = reading.node_gpus
+    nodes = reading.gpu_count // per_node if reading.gpu_count and per_node else None
+    copies = _REPLICAS.search(reading.text)
+    if "replica" in found.group().lower() or "instance" in found.group().lower():
+        nodes = _count(copies["n"]) if copies else None  # "96 concurrent per replica"
+    if total is None and nodes is not None:
+        total = value * nodes
+    if total is None or total != int(total):
+        reading.ambiguous(f"'{said}{found.group()}': say how many nodes, or the total")
+        return
+    reading.values["concurrency"] = int(total)
+    reading.understood.append(f"concurrency {int(total)} in all ← '{said}{found.group()}'")
+
+
+_N_NODES = re.compile(
+    r"[,;(]\s*(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
+    r"(?:nodes|boxes|servers)\s*(?=[,;.)])",
+    re.IGNORECASE,
+)
+"""A count of nodes said on its own after the node ("per 8-GPU H200 node, 2 nodes, …")."""
+_SUCH_NODES = re.compile(
+    r"\b(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
+    r"(?:such|of\s+(?:those|these|them))\s+(?:nodes|boxes|servers|machines)\b",
+    re.IGNORECASE,
+)
