@@ -33,9 +33,9 @@ _HOURS = {"mo": 730.0, "month": 730.0, "yr": 8760.0, "year": 8760.0}
 
 def taken(reading: Reading) -> None:
     """The term the customer took of those offered, and its price when said with it."""
-    if "term_months" not in reading.values or not any(w in reading.lower for w in _CHOOSING):
-        return  # most messages take no option: looked for cheaply first
-    found = _TAKEN.search(reading.text)
+    if "term_months" not in reading.values:
+        return
+    found = _taken_at(reading.text, reading.lower)
     if found is None:
         return
     months = int(found["n"])
@@ -67,3 +67,19 @@ def taken(reading: Reading) -> None:
             f"${value:.2f}/GPU-hour ← '{' '.join(priced.group().split())}' (the {months}-month "
             f"price, not the {old}-month one)"
         )
+
+
+def _taken_at(text: str, lower: str) -> re.Match[str] | None:
+    """The first "they picked 36", looked for only around the words of choosing (a regex
+    over the whole message costs more than the message's other option reading)."""
+    hits = []
+    for word in _CHOOSING:
+        at = lower.find(word)
+        while at != -1:
+            found = _TAKEN.search(text, max(0, at - 25), at + len(word) + 30)
+            if found is not None:
+                hits.append(found)
+                break
+            at = lower.find(word, at + len(word))
+    return min(hits, key=lambda m: m.start()) if hits else None
+

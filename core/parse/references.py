@@ -55,7 +55,8 @@ _PHONES = re.compile(
     r"|\(\d{3}\)[ .\-]?\d{3}[ .\-]\d{4}\b|\b\d{3}[.\-]\d{3}[.\-]\d{4}\b"
 )
 _PHONE_HINT = re.compile(r"\+\d|\(\d{3}\)|\d[.\-]\d{4}\b")
-_CODE_HINT = re.compile(r"-\d{4}|#|[a-z]-\d")
+_CODE_HINT = re.compile(r"-\d{4}|#")
+_HOSTS = ("gpu-", "node-", "host-", "server-", "worker-", "pod-", "rack-")
 _CLAUSE_HINT = re.compile(r"(?:^|\n)[ \t>*-]*\d{1,3}\.\d")
 _QUARTERS = re.compile(
     r"\b(?:until|by|in|before|after|from|during|for|end\s+of|early|late|mid|next|this|last)\s+"
@@ -117,7 +118,7 @@ def blank_references(text: str) -> str:
             spans += [m.span() for m in _DAYS.finditer(text)]
     if any(f"q{n}" in lower for n in "1234"):
         spans += [_quarter(m) for m in _QUARTERS.finditer(text)]
-    if _CODE_HINT.search(text):
+    if _CODE_HINT.search(text) or any(h in lower for h in _HOSTS):
         spans += [m.span() for m in _CODES.finditer(text)]
     if _PHONE_HINT.search(text):
         spans += [m.span() for m in _PHONES.finditer(text)]

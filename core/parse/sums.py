@@ -33,25 +33,35 @@ _PARTS = re.compile(
     re.IGNORECASE,
 )
 """Words that count parts out: figures alike are then parts, not one figure said twice."""
+_PART_WORDS = frozenset(
+    {"plus", "on top", "addition", "apps", "products", "teams", "workloads", "services"}
+    | {"use case", "regions", "tenants", "clusters", "sites", "center"}
+)
+"""Looked for before ``_PARTS``: most messages count no parts."""
 _SIDES = re.compile(r"\b(?:peaks?|average|avg|mean|busiest|typical|normal)\b", re.IGNORECASE)
 _AVERAGE = frozenset({"average", "avg", "mean", "typical", "normal"})
 _VOLUMES = ("output_tokens_per_day", "requests_per_day")
 
 
 def add_up(reading: Reading) -> None:
-    adds_up: dict[re.Pattern[str], bool] = {}  # each cue looked for once, when needed
+    said_of: dict[bool, bool] = {}  # each cue looked for once, when needed
 
-    def said_anywhere(cue: re.Pattern[str]) -> bool:
-        if cue not in adds_up:
-            adds_up[cue] = cue.search(reading.text) is not None
-        return adds_up[cue]
+    def said_anywhere(parts_only: bool) -> bool:
+        if parts_only not in said_of:
+            lower = reading.lower
+            if parts_only and not any(w in lower for w in _PART_WORDS):
+                said_of[parts_only] = False  # most messages count no parts: no regex needed
+            else:
+                cue = _PARTS if parts_only else _ADDS_UP
+                said_of[parts_only] = cue.search(reading.text) is not None
+        return said_of[parts_only]
 
     for name in _VOLUMES:
         unit = UNITS[name]
         twice = f"two values for {name}"
         flagged = [a for a in reading.ambiguities if a.startswith(twice)]
         said = reading.history.get(name, [])
-        if len(said) < 2 or not said_anywhere(_ADDS_UP if flagged else _PARTS):
+        if len(said) < 2 or not said_anywhere(parts_only=not flagged):
             continue  # the same figure twice is one volume, unless parts are counted out
         if _peak_or_average_among(reading, [m for _, m in said]):
             continue  # "each ~250 req/s at its own peak … global average 600 req/s"
