@@ -28,6 +28,8 @@ _CHOOSING = frozenset(
 )
 """Words of choosing, looked for before the regex that reads what was taken."""
 _PRICED_AT = r"\$\s?(?P<price>\d[\d,]*(?:\.\d+)?)[^$;\n]{0,20}?\b(?:at|on|for)\s+(?:a\s+)?"
+_PRICE_AFTER = r"[^$;\n]{0,12}?\$\s?(?P<price>\d[\d,]*(?:\.\d+)?)(?:\s*/\s*(?:gpu\s*/\s*)?\w+)?"
+"""A price said after the term it goes with: "24 months at $3.25/hr"."""
 _HOURS = {"mo": 730.0, "month": 730.0, "yr": 8760.0, "year": 8760.0}
 
 
@@ -39,8 +41,11 @@ def taken(reading: Reading) -> None:
     if found is None:
         return
     months = int(found["n"])
-    offered = re.search(rf"\b(?:at|on|for)\s+(?:a\s+)?{months}\b", reading.text[: found.start()])
-    if offered is None or months == reading.values["term_months"] or not 1 <= months <= 120:
+    before = reading.text[: found.start()]
+    offered = re.search(
+        rf"\b(?:(?:at|on|for)\s+(?:a\s+)?{months}\b|{months}[\s-]*(?:months?|mo)\b)", before
+    )
+    if offered is None or not 1 <= months <= 120:
         return
     old = reading.values["term_months"]
     reading.values["term_months"] = months
@@ -49,7 +54,9 @@ def taken(reading: Reading) -> None:
     reading.ambiguities[:] = [
         a for a in reading.ambiguities if not a.startswith("two values for term_months")
     ]
-    priced = re.search(rf"{_PRICED_AT}{months}\b", reading.text[: found.start()])
+    priced = re.search(rf"{_PRICED_AT}{months}\b", before) or re.search(
+        rf"\b{months}[\s-]*(?:months?|mo)\b{_PRICE_AFTER}", before
+    )
     if priced is None:
         return
     value = amount(priced["price"])

@@ -420,3 +420,14 @@ def test_a_years_calls_and_a_months_tokens_said_before_them(catalog: Catalog) ->
     month = fields(catalog, "Kimi K3 案件: 月間の出力トークンは 30億、GB300 希望")
     assert year["requests_per_day"] == pytest.approx(73e6 / 365)
     assert month["output_tokens_per_day"] == pytest.approx(3e9 / 30)
+
+
+@pytest.mark.parametrize(("picked", "price"), [(24, 3.25), (6, 3.90)])
+def test_the_option_picked_when_each_term_is_said_before_its_price(
+    catalog: Catalog, picked: int, price: float
+) -> None:
+    parsed = parse(f"Option A: 6-month term, $3.90/hr on B300. Option B: 24 months at $3.25/hr. "
+                   f"They picked {picked}. Qwen3-235B, 2M req/day", catalog)
+    assert (parsed.fields["term_months"], parsed.fields["price_per_gpu_hour"]) == (
+        picked, pytest.approx(price))
+    assert not any(a.startswith("two values") for a in parsed.ambiguities)
