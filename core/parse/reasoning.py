@@ -32,6 +32,37 @@ _OF_WHICH = re.compile(
 )
 
 
+_TOKENS_OF = re.compile(
+    r"(?P<n>\d[\d,]*(?:\.\d+)?\s*[kK]?)\s+tokens?\s+of\s+(?:the\s+)?(?:[a-z]+\s+)?"
+    rf"(?P<side>{_THINK}|answers?|output|response|reply)\b",
+    re.IGNORECASE,
+)
+
+
+def tokens_of(reading: Reading) -> None:
+    """ "~3,500 tokens of reasoning plus ~700 tokens of actual answer": each figure is the
+    side its words name, whatever a word before them ("each answer is") made of it."""
+    if "tokens of" not in reading.lower:
+        return
+    sides: dict[str, tuple[int, str]] = {}
+    for m in _TOKENS_OF.finditer(reading.text):
+        n = m["n"].replace(",", "").strip()
+        value = float(n.rstrip("kK ")) * (1000 if n.lower().endswith("k") else 1)
+        thinking = re.fullmatch(_THINK, m["side"], re.IGNORECASE) is not None
+        name = "reasoning_tokens" if thinking else "output_tokens"
+        sides.setdefault(name, (round(value), " ".join(m.group().split())))
+    if len(sides) < 2:
+        return
+    for name, (value, said) in sides.items():
+        if reading.values.get(name) != value:
+            reading.withdraw(name)  # its say-back goes with it
+            reading.match = None
+            kind = "reasoning" if name == "reasoning_tokens" else "visible output"
+            reading.put(name, value, f"{value:,} {kind} tokens per request", said)
+    twice = "two values for output_tokens"
+    reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
+
+
 def split_reasoning(reading: Reading) -> None:
     """Split a generated total into reasoning and visible output, when the message says
     what share of it is reasoning (and gives no reasoning figure of its own)."""

@@ -39,7 +39,7 @@ from core.parse.numbers import compact
 from core.parse.options import taken
 from core.parse.plausible import implausible
 from core.parse.products import call_minutes, defined_requests, each_ones_volume, multiply
-from core.parse.reasoning import split_reasoning
+from core.parse.reasoning import split_reasoning, tokens_of
 from core.parse.references import blank_references
 from core.parse.sums import add_up
 from core.parse.tables import as_sentences, structured
@@ -130,6 +130,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     summed(reading)
     later(reading)
     trend(reading)
+    tokens_of(reading)
     split_reasoning(reading)
     nodes_to_gpus(reading, catalog)
     replicas(reading)

@@ -1210,3 +1210,10 @@ def test_a_yaml_slo_with_its_percentile_in_the_key(catalog: Catalog) -> None:
     got = parse("```\nworkload:\n  isl: 512\n  osl: 128\n  rps_avg: 400\n  slo:\n"
                 "    ttft_p99_ms: 250\n```\nLlama 3.1 8B", catalog).fields
     assert got["max_ttft_s"] == pytest.approx(0.25)
+
+
+def test_tokens_of_reasoning_and_of_the_answer_are_each_their_own_side(catalog: Catalog) -> None:
+    parsed = parse("DeepSeek R1, 9 req/s. Each answer is ~3,000 tokens of reasoning plus ~600 "
+                   "tokens of actual answer.", catalog)
+    assert (parsed.fields["reasoning_tokens"], parsed.fields["output_tokens"]) == (3000, 600)
+    assert not any("← 'answer is" in u for u in parsed.understood)
