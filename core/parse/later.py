@@ -26,8 +26,8 @@ _MULTIPLE = re.compile(
     r"(?:\b(?P<n>\d+(?:\.\d+)?)\s*[x×]|\b(?P<word>double|twice|triple|quadruple))\s+"
     r"(?:that|this|it|the\s+(?:volume|traffic|load|number)|by|before)\b(?P<tail>[^.;!?\n(—,]{0,40})"
     r"|\b(?P<part>half|a\s+third\s+of|a\s+quarter\s+of)\s+(?:that|this|it)\b"
-    r"|\badd\s+(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s+(?:on\s+top(?:\s+of\s+(?:that|this|it))?"
-    r"|to\s+(?:that|this|it))[^.;!?\n(—,]{0,40}"
+    r"|\badds?\s+(?:another\s+|an\s+extra\s+)?(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s+(?:of\s+\w+\s+)?"
+    r"(?:on\s+top(?:\s+of\s+(?:that|this|it))?|to\s+(?:that|this|it))[^.;!?\n(—,]{0,40}"
 )
 """Looked for in the lower-cased text: no case-insensitive alternation over 10 KB."""
 _A_TIME_OF_DAY = re.compile(
@@ -38,6 +38,8 @@ _A_TIME_OF_DAY = re.compile(
 )
 """A multiple said of a time of day ("3x that in the first half hour after the open", "2.5x
 that from 7–11pm"): a peak over the day's average, not a later volume."""
+_OVERHEAD = re.compile(r"\b(?:retr(?:y|ies)|overhead|re-?runs?)\b")
+"""What adds to today's load, not a later one: "tool-call retries add another 10% on top"."""
 _PEAK_BEFORE = re.compile(r"\b(?:peaks?|peak\s+hour|busiest|busy|spikes?|bursts?)\b[^.;!?\n]*$")
 _TIMES_THAT = re.compile(r"[x×]\s+(?:that|this|it|the)\b")
 _SIZE_FOR_IT = re.compile(
@@ -97,6 +99,14 @@ def later(reading: Reading) -> None:
     if name is None or not 0.01 <= factor <= 100 or factor == 1:
         return
     said = " ".join(text[found.start() : found.end()].split())
+    near = lower[max(0, found.start() - 30) : found.end()]
+    if found["pct"] and _OVERHEAD.search(near):  # "retries add another 10% of steps on top"
+        scaled = reading.values[name] * factor
+        reading.values[name] = scaled
+        reading.understood.append(
+            f"{compact(scaled)} {UNITS[name]}: × {factor:g} ('{said}'), on today's load"
+        )
+        return
     asked = _SIZE_FOR_IT.search(text)
     if asked is None:
         reading.ambiguous(

@@ -328,6 +328,29 @@ _PART_OF_IT = re.compile(
 _TOKEN_SIDES = ("reason", "think", "prompt", "input", "output", "generat", "completion", "token")
 
 
+_SHARES = re.compile(r"\b(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+(?P<label>[A-Z][\w-]{1,15})\b")
+
+
+def _share_named(text: str, at: int) -> tuple[float, str] | None:
+    """A split listed after a volume ("55% NA, 30% EU, 15% APAC") and the one part the
+    message asks for ("the EU slice only", "only EU"): that part's share and its words."""
+    shares = list(_SHARES.finditer(text, at, at + 200))
+    if len(shares) < 2:
+        return None
+    chosen = []
+    for m in shares:
+        label = re.escape(m["label"])
+        asked = (
+            rf"\b(?:the\s+)?{label}\s+(?:slice|share|part|portion|piece)(?:\s+only)?\b"
+            rf"|\bonly\s+(?:the\s+)?{label}\b|\bjust\s+(?:the\s+)?{label}\b"
+        )
+        if re.search(asked, text[m.end() :]):
+            chosen.append(m)
+    if len(chosen) != 1:
+        return None
+    return float(chosen[0]["pct"]) / 100, chosen[0].group()
+
+
 def part_of_a_total(reading: Reading) -> None:
     """ "Total platform traffic is 50M requests/day and the LLM-backed search is about 8%
     of it": the part to size is that share of the day's volume said before it."""
@@ -335,11 +358,20 @@ def part_of_a_total(reading: Reading) -> None:
         return
     for name in ("requests_per_day", "output_tokens_per_day"):
         said, value = reading.sources.get(name), reading.values.get(name)
-        if said is None or value is None:
+        if value is None:
             continue
-        at = reading.text.find(said.split()[0])
-        found = _PART_OF_IT.search(reading.text, max(0, at), max(0, at) + 160)
+        at = reading.text.find(said.split()[0]) if said else 0  # "9M requests/day" said as is
+        found = _PART_OF_IT.search(reading.text, max(0, at), max(0, at) + 160) if said else None
         if found is None:
+            named = _share_named(reading.text, max(0, at))
+            if named is not None:  # "55% NA, 30% EU, 15% APAC. They want the EU slice only"
+                share, words = named
+                reading.values[name] = value * share
+                reading.understood.append(
+                    f"{compact(value * share)} {UNITS[name]}: {share:.0%} of {compact(value)} "
+                    f"('{words}')"
+                )
+                return
             continue
         subject = reading.text[max(0, found.start() - 30) : found.start()].lower()
         if any(w in subject for w in _TOKEN_SIDES):

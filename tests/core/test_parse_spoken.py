@@ -1217,3 +1217,12 @@ def test_tokens_of_reasoning_and_of_the_answer_are_each_their_own_side(catalog: 
                    "tokens of actual answer.", catalog)
     assert (parsed.fields["reasoning_tokens"], parsed.fields["output_tokens"]) == (3000, 600)
     assert not any("← 'answer is" in u for u in parsed.understood)
+
+
+def test_the_one_part_of_a_split_asked_for_and_retries_on_top(catalog: Catalog) -> None:
+    eu = parse("Total is 6M requests/day; 50% NA, 30% EU, 20% APAC. They want the EU slice only. "
+               "DeepSeek-V3", catalog).fields
+    retries = parse("Kimi K3: 1,000 devs × ~20 agent runs a day, ~10 steps per run. Tool-call "
+                    "retries add another 10% of steps on top.", catalog).fields
+    assert eu["requests_per_day"] == pytest.approx(1.8e6)
+    assert retries["requests_per_day"] == pytest.approx(220_000)
