@@ -250,7 +250,7 @@ def _tokens(
 ) -> None:
     speed = timeunits.per_second(value, unit)
     if _has(m.toks, "PER_USER"):
-        _target(r, m, "min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user")
+        _user_speed_target(r, m, speed)
         return
     if unit == "second" and speed < 1000 and direction in (None, "output"):
         note = f"at least {speed:g} tokens/s per user"
@@ -362,7 +362,17 @@ def _user_speed(r: Reading, m: Match, toks: list[Tok]) -> None:
     if unit != "second":
         _rate(r, m, toks)  # "users send 2B tokens a day" is a volume
         return
-    speed = timeunits.per_second(_num(m.toks, "NUM"), unit)
+    _user_speed_target(r, m, timeunits.per_second(_num(m.toks, "NUM"), unit))
+
+
+def _user_speed_target(r: Reading, m: Match, speed: float) -> None:
+    then = _NOW_THEN_TARGET.match(r.text, m.toks[-1].end)
+    if then is not None:  # "decode is ~60 tok/s per user now, target 100": the target's
+        r.assume(f"'{r.said(m)}' is what they see now; the target said after it is sized")
+        target = float(then["n"])
+        said = " ".join(then.group().split())
+        r.put("min_per_user_tokens_per_s", target, f"at least {target:g} tokens/s per user", said)
+        return
     _target(r, m, "min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user")
 
 
@@ -656,6 +666,12 @@ _PER_NODE = re.compile(
 )
 """A price said for a whole node ("per node", "per 8-GPU node", "per 8x B200 node"): divided by
 its GPUs once the message names them."""
+_NOW_THEN_TARGET = re.compile(
+    r"\s*(?:now|today|currently)\s*[,;]?\s*(?:and\s+)?(?:the\s+|their\s+)?(?:target|goal|want)"
+    r"(?:\s+is)?\s*[:=]?\s*~?(?P<n>\d+(?:\.\d+)?)\b(?!\s*(?:ms|s\b|%|x))",
+    re.IGNORECASE,
+)
+"""A speed seen now, then its target as a bare figure: "~60 tok/s per user now, target 100"."""
 _TTFT_NAMED = re.compile(r"\b(?:ttft|time\s+to\s+first\s+token|first\s+token)\b", re.IGNORECASE)
 _TTFT_MAX_S = 30.0
 """A latency said apart from its name, in a message that names TTFT, is its target when no

@@ -1226,3 +1226,10 @@ def test_the_one_part_of_a_split_asked_for_and_retries_on_top(catalog: Catalog) 
                     "retries add another 10% of steps on top.", catalog).fields
     assert eu["requests_per_day"] == pytest.approx(1.8e6)
     assert retries["requests_per_day"] == pytest.approx(220_000)
+
+
+def test_a_speed_seen_now_then_its_bare_target(catalog: Catalog) -> None:
+    parsed = parse("Llama 3.1 8B: decode is ~50 tok/s per user now, target 90. 200 req/s.",
+                   catalog)
+    assert parsed.fields["min_per_user_tokens_per_s"] == 90
+    assert any("what they see now" in a for a in parsed.assumed)
