@@ -85,6 +85,16 @@ _ONE_PER = re.compile(
     re.IGNORECASE,
 )
 """A request per member said outright: the member's other counts (pages) are sizes."""
+_NOW_SAID = re.compile(r"\b(?:pilot|today|now|currently|beta)\b", re.IGNORECASE)
+_AT_ROLLOUT = re.compile(
+    r"\b(?P<n>\d[\d.,]*\s?[kKmM]?)\s+(?:at|after|by|for)\s+(?:the\s+)?(?:[\w-]+\s+)?"
+    r"(?:rollout|launch|ga|go-live|general\s+availability)\b",
+    re.IGNORECASE,
+)
+_SIZE_FOR_ROLLOUT = re.compile(
+    r"\bsize\s+(?:it\s+)?for\s+(?:the\s+)?(?:[\w-]+\s+)?(?:rollout|launch|ga|go-live)\b", re.I
+)
+"""A population today and another at a rollout, with the rollout the one to size."""
 _MIX_BEFORE = re.compile(r"\b(?:other|remaining|rest\s+is|rest)\s*[~≈]?\s*$", re.IGNORECASE)
 _NOT_SHARES = frozenset({"utilization", "utilisation", "util", "capacity", "discount", "off"})
 """Words after a percentage that make it no share of a population."""
@@ -149,6 +159,16 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     if one is not None and chain[0].noun.rstrip("s")[:5] == one["per"].rstrip("s")[:5]:
         said_one = " ".join(one.group().split())  # "one extraction call per document": the
         chain = [chain[0], Factor(1.0, "call", "each", None, said_one)]  # pages are a size
+    later_people = (
+        _AT_ROLLOUT.search(text) if len(chain) > 1 and _NOW_SAID.search(chain[0].said) else None
+    )
+    if later_people is not None and _SIZE_FOR_ROLLOUT.search(text):
+        count = numbers.amount(later_people["n"])  # "5k users in the pilot today, 40k at the
+        if count:  # Q3 rollout, size for rollout": the rollout's population is sized
+            chain = [
+                Factor(count, chain[0].noun, None, chain[0].period, later_people.group()),
+                *chain[1:],
+            ]
     people = chain[0]
     if len(chain) == 1:
         said_volume = any(k in reading.values for k in QUANTITIES)

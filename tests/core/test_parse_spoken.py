@@ -1233,3 +1233,9 @@ def test_a_speed_seen_now_then_its_bare_target(catalog: Catalog) -> None:
                    catalog)
     assert parsed.fields["min_per_user_tokens_per_s"] == 90
     assert any("what they see now" in a for a in parsed.assumed)
+
+
+def test_the_rollouts_population_when_the_rollout_is_sized(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B copilot: 2k users in the pilot today, 30k at the Q3 rollout, size for "
+                "rollout. Each user ~20 requests/day.", catalog).fields
+    assert got["requests_per_day"] == 600_000
