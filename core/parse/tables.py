@@ -79,6 +79,8 @@ for _field, _factor, _names in (
     ("requests_per_day", 24.0, "req/hour req/hr requests/hr"),
     ("requests_per_day", 1.0, "rpd req_per_day requests_per_day requests/day daily_requests"),
     ("requests_per_day", 1.0, "req/day req/d requests_a_day daily_req daily_reqs"),
+    ("requests_per_day", 1 / 7, "requests/week req/week requests_per_week weekly_requests"),
+    ("output_tokens_per_day", 1 / 7, "output_tokens/week output_tokens_per_week"),
     ("output_tokens_per_day", 1.0, "output_tokens_per_day out_tok_per_day tokens_per_day"),
     ("output_tokens_per_day", 1.0, "tokens_out_per_day output_tokens/day"),
     ("output_tokens_per_day", 1.0, "daily_output_tokens daily_output output_tokens_a_day"),
@@ -178,6 +180,8 @@ def _tables(text: str, out: Structured) -> None:
         if len(head) in (2, 3) and _key(head[0]) in _NAME_COLUMNS and _key(head[1]) in _VALUES:
             _vertical(lines[i + 1 :], sep, out)
             return
+        if _key(head[0]) in _WEEK_COLUMNS:  # "Week of | Requests | Output tokens": a week's
+            head = [head[0], *(_WEEKLY_COUNTS.get(_key(h), h) for h in head[1:])]
         field_of = {c: f[0] for c, h in enumerate(head) if (f := _ALIASES.get(_key(h)))}
         labelled = _key(head[0]) not in _ALIASES and set(field_of.values()) <= _PER_DAY
         if len(field_of) < 2 and not (labelled and field_of):
@@ -203,6 +207,16 @@ def _tables(text: str, out: Structured) -> None:
 
 
 _PER_DAY = frozenset({"requests_per_day", "output_tokens_per_day"})
+_WEEK_COLUMNS = frozenset({"week", "weekof", "wk", "weekstarting", "weekending", "weekbeginning"})
+_WEEKLY_COUNTS = {
+    "requests": "requests/week",
+    "reqs": "requests/week",
+    "calls": "requests/week",
+    "outputtokens": "output_tokens/week",
+    "tokensout": "output_tokens/week",
+    "output": "output_tokens/week",
+}
+"""A count column of a table by week: that week's count, a seventh of it a day."""
 
 
 _NAME_COLUMNS = frozenset({"metric", "field", "parameter", "param", "item", "name", "key", "input"})
@@ -282,7 +296,7 @@ def contract_pair(name: str, value: str) -> tuple[str, str] | None:
         number = amount(value)
         if number is None:
             return None
-        value = f"{unit(number * factor) if unit else number * factor:g}"
+        value = f"{unit(number * factor) if unit else number * factor:.10g}"
     elif field_name not in _NAMED and amount(value) is None:
         counted = _TOKEN_COUNT.match(value) if field_name.endswith("_tokens") else None
         if counted is None:

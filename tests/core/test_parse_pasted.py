@@ -431,3 +431,13 @@ def test_the_option_picked_when_each_term_is_said_before_its_price(
     assert (parsed.fields["term_months"], parsed.fields["price_per_gpu_hour"]) == (
         picked, pytest.approx(price))
     assert not any(a.startswith("two values") for a in parsed.ambiguities)
+
+
+def test_a_week_by_week_table_read_at_the_week_asked(catalog: Catalog) -> None:
+    table = "Week | Req/week | Out tok/req\nW1 | 1.4M | 300\nW2 | 2.1M | 300\n"
+    picked = parse(f"{table}\nsize it for the W2 volume: gpt-oss-20b", catalog)
+    weekly = fields(catalog, "Week of\tRequests\tOutput tokens\nSep 7\t700,000\t210,000,000\n"
+                    "Sep 14\t1,400,000\t420,000,000\nuse the latest week. Qwen2.5 72B")
+    assert picked.fields["requests_per_day"] == pytest.approx(300_000)
+    assert "requests_per_day=300000 (key=value)" in picked.understood
+    assert (weekly["requests_per_day"], weekly["output_tokens_per_day"]) == (200_000, 60e6)
