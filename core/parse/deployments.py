@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from core.parse.numbers import digits, words
+from core.parse import numbers
+from core.parse.numbers import digits
 
 if TYPE_CHECKING:
     from core.catalog import Catalog
@@ -27,7 +28,7 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
         if reading.node_gpus and reading.gpu_count in (None, reading.node_gpus)
         else None
     )
-    nodes = None if such is None else (digits(such["n"]) or words([such["n"].lower()]))
+    nodes = None if such is None else numbers.count(such["n"])
     if such is not None and nodes and nodes == int(nodes) and reading.node_gpus:
         said = such.group().strip(",;( \t")
         count = int(nodes) * reading.node_gpus
@@ -87,7 +88,7 @@ _REPLICAS = re.compile(
 
 
 def _count(said: str) -> int | None:
-    value = digits(said) or words([said.lower()])
+    value = numbers.count(said)
     return int(value) if value and value == int(value) else None
 
 
@@ -117,9 +118,9 @@ def concurrency_per_node(reading: Reading) -> None:
     total = digits(found["total"]) if found["total"] else None
     per_node = reading.node_gpus
     nodes = reading.gpu_count // per_node if reading.gpu_count and per_node else None
-    copies = _REPLICAS.search(reading.text)
     if "replica" in found.group().lower() or "instance" in found.group().lower():
-        nodes = _count(copies["n"]) if copies else None  # "96 concurrent per replica"
+        copies = _REPLICAS.search(reading.text)  # "96 concurrent per replica"
+        nodes = _count(copies["n"]) if copies else None
     if total is None and nodes is not None:
         total = value * nodes
     if total is None or total != int(total):

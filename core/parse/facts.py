@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.parse import context, peaks, timeunits, volumes
+from core.parse import context, numbers, peaks, timeunits, volumes
 from core.parse.grammar import Match
 from core.parse.lexicon import BREAK
-from core.parse.numbers import compact, digits, words
+from core.parse.numbers import compact
 from core.parse.plausible import BOUNDS
 from core.parse.tokens import Tok
 from core.units import HOURS_PER_MONTH
@@ -811,7 +811,7 @@ def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
     over = over or (_EVERY.match(r.text, m.toks[-1].end) if unit is None else None)
     if over is not None:  # "we expect roughly 50% over the next year": over that span
         unit = over["unit"].lower().rstrip("s")
-        spans = (digits(over["n"]) or words([over["n"].strip().lower()])) if over["n"] else None
+        spans = numbers.count(over["n"]) if over["n"] else None
         if spans:
             months = float(spans) * timeunits.TERM_MONTHS.get(unit, 1.0)
             monthly = (1 + rate) ** (1 / months) - 1

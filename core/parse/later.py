@@ -101,11 +101,7 @@ def later(reading: Reading) -> None:
     said = " ".join(text[found.start() : found.end()].split())
     near = lower[max(0, found.start() - 30) : found.end()]
     if found["pct"] and _OVERHEAD.search(near):  # "retries add another 10% of steps on top"
-        scaled = reading.values[name] * factor
-        reading.values[name] = scaled
-        reading.understood.append(
-            f"{compact(scaled)} {UNITS[name]}: × {factor:g} ('{said}'), on today's load"
-        )
+        _scaled(reading, name, factor, said, "on today's load")
         return
     asked = _SIZE_FOR_IT.search(text)
     if asked is None:
@@ -113,13 +109,14 @@ def later(reading: Reading) -> None:
             f"'{said}': sized for today's volume; say 'size for {factor:g}x' to size for it"
         )
         return
+    reading.scales[:] = [s for s in reading.scales if s[1] != factor]  # applied here
+    _scaled(reading, name, factor, said, f"as asked ('{' '.join(asked.group().split())}')")
+
+
+def _scaled(reading: Reading, name: str, factor: float, said: str, why: str) -> None:
     scaled = reading.values[name] * factor
     reading.values[name] = scaled
-    reading.scales[:] = [s for s in reading.scales if s[1] != factor]  # applied here
-    reading.understood.append(
-        f"{compact(scaled)} {UNITS[name]}: × {factor:g} ('{said}'), "
-        f"as asked ('{' '.join(asked.group().split())}')"
-    )
+    reading.understood.append(f"{compact(scaled)} {UNITS[name]}: × {factor:g} ('{said}'), {why}")
 
 
 def sized_for(reading: Reading) -> None:

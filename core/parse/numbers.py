@@ -220,6 +220,11 @@ def spoken(run: list[str]) -> float | None:
     return whole + fraction  # "two and a half"
 
 
+def count(said: str) -> float | None:
+    """A count said as a figure or a word: "2", "two", "twelve"."""
+    return digits(said) or words([said.strip().lower()])
+
+
 def in_range(value: float) -> float | None:
     return value if math.isfinite(value) and abs(value) <= MAX_VALUE else None
 

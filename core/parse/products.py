@@ -85,6 +85,8 @@ _ONE_PER = re.compile(
     re.IGNORECASE,
 )
 """A request per member said outright: the member's other counts (pages) are sizes."""
+_ACTIVE_USERS = ("dau", "daily", "mau", "monthly", "wau", "weekly")
+"""Words without which the DAU forms of a population are not looked for."""
 _NOW_SAID = re.compile(r"\b(?:pilot|today|now|currently|beta)\b", re.IGNORECASE)
 _AT_ROLLOUT = re.compile(
     r"\b(?P<n>\d[\d.,]*\s?[kKmM]?)\s+(?:at|after|by|for)\s+(?:the\s+)?(?:[\w-]+\s+)?"
@@ -124,7 +126,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     """Set ``requests_per_day`` from a population and its frequencies, when both are said."""
     text = reading.text
     lower = reading.lower
-    daily_users = any(w in lower for w in ("dau", "daily", "mau", "monthly", "wau", "weekly"))
+    daily_users = any(w in lower for w in _ACTIVE_USERS)
     chain: list[Factor] = []
     for t in counts:
         if not isinstance(t.value, float) or t.value <= 0:
@@ -494,7 +496,7 @@ def each_ones_volume(reading: Reading, counts: list[Tok]) -> None:
         return
     if not _EACH_MAKES.search(reading.text, max(0, at - 40), at):
         return
-    daily = any(w in reading.lower for w in ("dau", "daily", "mau", "monthly", "wau", "weekly"))
+    daily = any(w in reading.lower for w in _ACTIVE_USERS)
     before = [t for t in counts if t.end <= at and t.type == "NUM" and t.text.lower() != "one"]
     people = _population(reading.text, before[-1], daily) if before else None
     if people is None or people.period is not None or people.value < 2:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from core.parse.numbers import amount
+
 if TYPE_CHECKING:
     from core.parse.facts import Reading
 
@@ -46,8 +48,9 @@ def tokens_of(reading: Reading) -> None:
         return
     sides: dict[str, tuple[int, str]] = {}
     for m in _TOKENS_OF.finditer(reading.text):
-        n = m["n"].replace(",", "").strip()
-        value = float(n.rstrip("kK ")) * (1000 if n.lower().endswith("k") else 1)
+        value = amount(m["n"].replace(" ", ""))
+        if value is None:
+            continue
         thinking = re.fullmatch(_THINK, m["side"], re.IGNORECASE) is not None
         name = "reasoning_tokens" if thinking else "output_tokens"
         sides.setdefault(name, (round(value), " ".join(m.group().split())))
@@ -85,9 +88,7 @@ def split_reasoning(reading: Reading) -> None:
         which = _OF_WHICH.search(text) if "which" in lower else None
         if which is None:
             return
-        value = float(which["n"].replace(",", "").rstrip("kK ")) * (
-            1000 if which["n"].strip().lower().endswith("k") else 1
-        )
+        value = amount(which["n"].replace(" ", "")) or 0.0
         if not 0 < value < total:
             return
         thinking = round(value)

@@ -365,12 +365,7 @@ def part_of_a_total(reading: Reading) -> None:
         if found is None:
             named = _share_named(reading.text, max(0, at))
             if named is not None:  # "55% NA, 30% EU, 15% APAC. They want the EU slice only"
-                share, words = named
-                reading.values[name] = value * share
-                reading.understood.append(
-                    f"{compact(value * share)} {UNITS[name]}: {share:.0%} of {compact(value)} "
-                    f"('{words}')"
-                )
+                _take_share(reading, name, value, *named)
                 return
             continue
         subject = reading.text[max(0, found.start() - 30) : found.start()].lower()
@@ -384,10 +379,13 @@ def part_of_a_total(reading: Reading) -> None:
             share = 1 - float(found["cached"]) / 100  # "30% are cache hits": 70% reach it
         else:
             share = float(found["pct"] or found["reach"] or found["slice"]) / 100
-        reading.values[name] = value * share
-        unit = UNITS[name]
-        words = " ".join(found.group().split())
-        reading.understood.append(
-            f"{compact(value * share)} {unit}: {share:.0%} of {compact(value)} ('{words}')"
-        )
+        _take_share(reading, name, value, share, " ".join(found.group().split()))
         return
+
+
+def _take_share(reading: Reading, name: str, value: float, share: float, words: str) -> None:
+    """The part sized: ``share`` of the day's volume ``value``, said with both figures."""
+    reading.values[name] = value * share
+    reading.understood.append(
+        f"{compact(value * share)} {UNITS[name]}: {share:.0%} of {compact(value)} ('{words}')"
+    )
