@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from core.parse import numbers
 from core.parse.facts import QUANTITIES
 from core.parse.numbers import compact
-from core.parse.timeunits import seconds
+from core.parse.timeunits import MONTH_NAMES, seconds
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
@@ -38,6 +38,7 @@ _PERIODS = {
     **dict.fromkeys(_DAY, 1.0),
     **dict.fromkeys(("week", "wk", "weekly"), seconds("week") / _DAY_SECONDS),
     **dict.fromkeys(("month", "mo", "monthly", "mon"), seconds("month") / _DAY_SECONDS),
+    **dict.fromkeys(MONTH_NAMES - {"may", "mar"}, seconds("month") / _DAY_SECONDS),
     **dict.fromkeys(("year", "yr", "yearly", "annually"), seconds("year") / _DAY_SECONDS),
 }
 """Time words a count is said over, in days (a traffic month is 30 days, a year 365)."""
@@ -103,6 +104,8 @@ _NOT_SHARES = frozenset({"utilization", "utilisation", "util", "capacity", "disc
 _GROWING = re.compile(r"\b(?:grow|grows|growing|growth|increase|increases)\b[^\d%.;!?]*$", re.I)
 _TIMES_BEFORE = re.compile(r"[×x*]\s*[~≈]?\s*$")
 _REQUEST_WORDS = frozenset({"requests", "reqs", "req"})
+_ASKS = frozenset({"turns", "calls", "prompts", "messages", "queries", "questions", "steps"})
+"""What a member asks, counted "on average" per member ("9.5 turns on average")."""
 _FILLER = frozenset({"each", "apiece", "about", "around", "roughly", "some", "of", "the"})
 MAX_PER_MEMBER = 1e5
 """Requests one member sends ("each", "per user"): agents send thousands, not millions."""
@@ -271,6 +274,8 @@ def _factor(text: str, t: Tok) -> Factor | None:
     if not nouns or nouns[0] in _NOT_COUNTS - _REQUEST_WORDS:
         return None
     per: str | None = "each" if any(w in ("each", "apiece") for w in words) else None
+    if per is None and words[1:3] == ["on", "average"] and nouns[0] in _ASKS:
+        per = "each"  # "612,000 conversations in September, 9.5 turns on average"
     if per is None and _EACH_BEFORE.search(text, max(0, t.start - 30), t.start):
         per = "each"  # "each one is ~20 LLM calls"
     if per is None and (

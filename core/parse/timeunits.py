@@ -9,6 +9,7 @@ message, more than everything else ``leasewise parse`` does.
 
 from __future__ import annotations
 
+import calendar
 from datetime import timedelta
 
 SECONDS: dict[str, float] = {
@@ -28,6 +29,11 @@ TERM_MONTHS: dict[str, int] = {"month": 1, "quarter": 3, "year": 12}
 """Calendar months in one unit of a lease term: terms are said in months or years."""
 
 UNITS = tuple(SECONDS)
+MONTH_NAMES = frozenset(
+    m.lower() for m in (*calendar.month_name[1:], *calendar.month_abbr[1:], "Sept")
+)
+"""A month by name after a volume is the month it was counted over ("612k chats in
+September"): read so only after "in" or "during" and capitalised ("in May")."""
 
 ASSUMED: dict[str, str] = {
     "month": "a month read as 30 days",

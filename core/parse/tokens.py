@@ -25,6 +25,7 @@ from core.parse.lexicon import BREAK, FILLER, PHRASES, Lexicon
 from core.parse.spoken import spoken_name
 from core.parse.tables import contract_pair
 from core.parse.terminals import Tok
+from core.parse.timeunits import MONTH_NAMES
 
 __all__ = ["Raw", "Scan", "Tok", "raw_pieces", "scan"]
 
@@ -268,7 +269,10 @@ def _lexemes(
             or (r.kind == "word" and r.lower in numbers.NUMBER_WORDS)
             or (r.lower in numbers.FRACTIONS and (_scaled(raws, i + 1) or _timed(raws, i + 1)))
         ):
+            first = i
             tok, i = _number(raws, i, refused)
+            if raws[first].lower in _BARE_SCALES and tok.type == "NUM" and first:
+                tok = _quantified(raws, first, tok, out, unclear)
             out.append(tok)
             continue
         if (
@@ -295,7 +299,8 @@ def _lexemes(
 
 
 _BEFORE_A_FIGURE = frozenset({"OUT", "IN", "REASON", "TOKENS", "PEAK", "CONCURRENT", "CONTEXT"})
-_WINDOW_WORDS = frozenset({"sub", "subsecond", "last", "past"})
+_WINDOW_WORDS = frozenset({"sub", "subsecond", "last", "past", "in", "during"})
+
 _LAST = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
 
 
@@ -320,9 +325,14 @@ def _window(raws: list[Raw], i: int, out: list[Tok]) -> tuple[list[Tok], int] | 
         text = r.text if end == i + 1 else f"{r.text}-{last.text}"
         number = Tok("NUM", text, 1.0, r.start, last.end, True, f"'{text}' read as under 1 s")
         return [number, Tok("TIME", text, "second", last.end, last.end)], end
-    spans = r.lower in ("last", "past") and i + 1 < len(raws) and raws[i + 1].lower in _LAST
-    if spans and out and out[-1].type in ("TOKENS", "REQUESTS", "OUT", "IN"):
-        unit = _LAST[raws[i + 1].lower]  # a volume, then the span it was counted over
+    if i + 1 >= len(raws) or not out or out[-1].type not in ("TOKENS", "REQUESTS", "OUT", "IN"):
+        return None
+    following = raws[i + 1].lower
+    if r.lower in ("last", "past"):
+        unit = _LAST.get(following)
+    else:
+        unit = "month" if following in MONTH_NAMES and raws[i + 1].text[0].isupper() else None
+    if unit is not None:  # a volume, then the span it was counted over
         text = f"{r.text} {raws[i + 1].text}"
         return [Tok("PER_TIME", text, unit, r.start, raws[i + 1].end)], i + 2
     return None
@@ -527,6 +537,27 @@ def _number(raws: list[Raw], i: int, refused: list[str]) -> tuple[Tok, int]:
 
 
 _NUMBER_JOINS = ("and", "-", "a", "an", "of", "point")
+_BARE_SCALES = frozenset({"hundred", "thousand", "million", "billion", "trillion"})
+_VAGUE = frozenset({"few", "several", "handful", "couple", "some"})
+
+
+def _quantified(raws: list[Raw], k: int, tok: Tok, out: list[Tok], unclear: list[str]) -> Tok:
+    """A scale word with a vague quantity before it ("a few hundred thousand", "a couple
+    of million", "several million") is no figure: asked, never read as one hundred
+    thousand or one million."""
+    j = k - 1
+    if j > 0 and raws[j].lower == "of":
+        j -= 1  # "a couple of million"
+    if raws[j].lower not in _VAGUE or (raws[j].lower == "some" and j + 1 < k):
+        return tok
+    start = raws[j - 1].start if j > 0 and raws[j - 1].lower in ("a", "an") else raws[j].start
+    while out and out[-1].start >= start:
+        out.pop()  # "a", "few": read as filler before the scale was seen
+    first = j - 1 if j > 0 and raws[j - 1].start == start else j
+    text = " ".join([*(r.text for r in raws[first:k]), tok.text])
+    unclear.append(f"'{text}' is no figure I can size: say how many, e.g. '300k requests a day'")
+    return Tok(BREAK, text, None, start, tok.end)
+
 
 
 def _continues(raws: list[Raw], j: int) -> bool:

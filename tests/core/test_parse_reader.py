@@ -637,3 +637,24 @@ def test_a_multiple_said_of_a_time_of_day_is_the_peak(catalog: Catalog, window: 
     assert parsed.fields["peak_to_average"] == 3.0
     assert parsed.fields["output_tokens_per_day"] == 600_000 * 1440
     assert not any("sized for today's volume" in a for a in parsed.ambiguities)
+
+
+@pytest.mark.parametrize(
+    "vague",
+    ["a few hundred thousand", "several million", "a couple of million", "a handful of thousand"],
+)
+def test_a_vague_quantity_of_a_scale_is_asked_not_read_as_one(catalog: Catalog, vague: str) -> None:
+    parsed = parse(f"Llama 3.1 70B on H200, {vague} requests a day, 800 in / 200 out", catalog)
+    assert "requests_per_day" not in parsed.fields
+    assert any(f"'{vague}' is no figure" in a for a in parsed.ambiguities)
+
+
+def test_a_precise_count_in_a_named_month_after_a_vague_ballpark(catalog: Catalog) -> None:
+    got = parse("Ballpark was a few hundred thousand conversations a month. The export: 612,000 "
+                "conversations in September, 9.5 turns on average. MiniMax M2.5", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(612_000 * 9.5 / 30)
+
+
+def test_a_volume_in_a_named_month_is_that_months(catalog: Catalog) -> None:
+    assert fields("We served 18M requests in October on Qwen3-32B", catalog)[
+        "requests_per_day"] == pytest.approx(600_000)
