@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rapidfuzz.distance import OSA
+
 from core.parse import numbers
 from core.parse.facts import QUANTITIES
 from core.parse.numbers import compact
@@ -368,13 +370,33 @@ def _defined(noun: str) -> re.Pattern[str]:
     return re.compile(rf"\b{re.escape(noun)}{_DEFINED_AFTER}")
 
 
+_UNIT_FIRST = re.compile(
+    rf"(?P<n>\d+(?:\.\d+)?|{_SMALL_WORDS})\s+(?:[a-z-]+\s+)?(?P<unit>{_UNIT_WORDS})\s+"
+    rf"(?:(?:per|each|a|an|every)\s+(?P<noun>[a-z]+)|each\b)"
+)
+"""The unit said first: "~8 turns per call", "36 LLM calls each session"."""
+
+
 @functools.lru_cache(maxsize=256)
-def _per_noun(noun: str) -> re.Pattern[str]:
-    """The same said unit first: "~8 turns per call", "36 LLM calls each session"."""
+def _across(noun: str) -> re.Pattern[str]:
+    """The unit's calls said after what it spends: "each report burns ~1.8M output tokens
+    in total across ~300 calls"."""
     return re.compile(
-        rf"(?P<n>\d+(?:\.\d+)?|{_SMALL_WORDS})\s+(?:[a-z-]+\s+)?(?P<unit>{_UNIT_WORDS})\s+"
-        rf"(?:(?:per|each|a|an|every)\s+{re.escape(noun)}\b|each\b)"
+        rf"\b{re.escape(noun)}s?\b(?:[^.;!?\n]|(?<=\d)\.(?=\d)){{0,60}}?\b(?P<said>(?:across|over|in)\s+"
+        rf"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)\s+"
+        rf"(?:[a-z-]+\s+){{0,2}}?(?P<unit>{_FINER_UNITS})\b)"
     )
+
+
+def _per_noun(noun: str, lower: str) -> re.Match[str] | None:
+    """The unit said first, per ``noun`` or a misspelling of it ("8 turns per sesion")."""
+    for found in _UNIT_FIRST.finditer(lower):
+        said = found["noun"]
+        if said is None or said.rstrip("s") == noun:
+            return found
+        if len(noun) >= 5 and OSA.distance(said.rstrip("s"), noun, score_cutoff=1) <= 1:
+            return found
+    return None
 
 
 def defined_requests(reading: Reading) -> None:
@@ -401,9 +423,11 @@ def defined_requests(reading: Reading) -> None:
                 defined, start = found, before.start()
                 break
         else:
-            unit_first = _per_noun(noun).search(lower)  # "36 turns per call"
-            if unit_first is not None:
-                defined, start = unit_first, unit_first.start()
+            unit_first = _per_noun(noun, lower) or _across(noun).search(lower)
+            if unit_first is not None:  # "36 turns per call", "… across ~300 calls"
+                defined, start = unit_first, unit_first.start(
+                    "said" if "said" in unit_first.re.groupindex else 0
+                )
         if defined is not None:
             break
     if defined is None or defined["unit"].rstrip("s") in said:

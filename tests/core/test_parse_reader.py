@@ -658,3 +658,15 @@ def test_a_precise_count_in_a_named_month_after_a_vague_ballpark(catalog: Catalo
 def test_a_volume_in_a_named_month_is_that_months(catalog: Catalog) -> None:
     assert fields("We served 18M requests in October on Qwen3-32B", catalog)[
         "requests_per_day"] == pytest.approx(600_000)
+
+
+def test_turns_per_a_misspelt_session_before_the_sessions(catalog: Catalog) -> None:
+    got = fields("players do ~8 turns per sesion, 500k sessions a day. DeepSeek-R1", catalog)
+    assert got["requests_per_day"] == pytest.approx(4_000_000)
+
+
+def test_the_calls_a_member_spends_across(catalog: Catalog) -> None:
+    parsed = parse("DeepSeek-R1: 1,200 reports a day, each report burns ~1.8M output tokens in "
+                   "total across ~300 calls.", catalog)
+    assert parsed.fields["requests_per_day"] == pytest.approx(360_000)
+    assert any(u.endswith("× 'across 300 calls'") for u in parsed.understood)
