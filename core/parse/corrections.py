@@ -136,9 +136,48 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
             said = _short(text[first.start - 4 : second.end])
             second.note = f"'{said}': read as a correction, {second.text} in place of {first.text}"
             _drop(toks, a)  # "not 16 but 24"
+    _restated(toks, text)
     _renamed(toks, text)
     _sided(toks, text)
     return toks
+
+
+_THE = re.compile(r"^\s*[,;—–-]?\s*(?:and\s+)?the\s*$", re.IGNORECASE)
+_WAS = re.compile(r"^\s*(?:\*|_)?\s*(?:was|were)\b", re.IGNORECASE)
+
+
+def _restated(toks: list[Tok], text: str) -> None:
+    """A figure said again to explain it away: "it's 2.5x, the 3x was Black Friday" (the
+    new value, then the old) and "scratch that, 6M was last month's total; daily is more
+    like 200k" (the old, then the new): the old value, where it was said first, becomes
+    the new one."""
+    if " was " not in text and " were " not in text:
+        return
+    figures = [k for k, t in enumerate(toks) if _kind(t) in ("n", "$", "%")]
+    for n, b in enumerate(figures):
+        old = toks[b]
+        if not _WAS.match(text, old.end) and not _WAS.match(text[old.end : old.end + 12]):
+            continue
+        first = next((k for k in figures[:n] if _same(toks[k], old)), None)
+        if first is None:
+            continue
+        before = figures[n - 1] if n else None
+        if before is not None and before != first and _kind(toks[before]) == _kind(old):
+            between = text[toks[before].end : old.start]
+            if _THE.match(between) and old.start - toks[before].end <= MAX_GAP:
+                _retract(toks, before, b, text)  # "it's 2.5x, the 3x was Black Friday"
+                continue
+        if not _STRONG.search(text, max(0, old.start - 25), old.start):
+            continue
+        after = next((k for k in figures[n + 1 :] if _kind(toks[k]) == _kind(old)), None)
+        if after is not None and toks[after].start - old.end <= MAX_GAP:
+            said = text[old.start : toks[after].end]  # "6M was … more like 200k"
+            _drop(toks, b)
+            _replace(toks, first, after, said)
+
+
+def _same(a: Tok, b: Tok) -> bool:
+    return _kind(a) == _kind(b) and a.value == b.value and a.type != BREAK
 
 
 _TRIED = re.compile(

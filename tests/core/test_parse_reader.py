@@ -670,3 +670,22 @@ def test_the_calls_a_member_spends_across(catalog: Catalog) -> None:
                    "total across ~300 calls.", catalog)
     assert parsed.fields["requests_per_day"] == pytest.approx(360_000)
     assert any(u.endswith("× 'across 300 calls'") for u in parsed.understood)
+
+
+def test_a_figure_explained_away_after_its_replacement(catalog: Catalog) -> None:
+    parsed = parse("Peak-to-average is 3x. Hmm, checking my notes... it's 2.5x, the 3x was "
+                   "Black Friday. Avg 12k requests/hour, Qwen2.5 72B", catalog)
+    assert parsed.fields["peak_to_average"] == 2.5
+    assert any("read as a correction" in a for a in parsed.assumed)
+
+
+def test_a_figure_explained_away_before_its_replacement(catalog: Catalog) -> None:
+    got = fields("They do 6M requests a day on Qwen3-30B-A3B. Actually scratch that, 6M was "
+                 "last month's total; daily is more like 200k. Output ~350 tokens.", catalog)
+    assert got["requests_per_day"] == 200_000
+
+
+def test_a_figure_said_again_as_it_was_is_no_correction(catalog: Catalog) -> None:
+    got = fields("Qwen3-32B: 3x peak to average. The 3x was measured in March, and 1M "
+                 "requests a day is the average.", catalog)
+    assert (got["peak_to_average"], got["requests_per_day"]) == (3.0, 1_000_000)
