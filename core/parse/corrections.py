@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 _KINDS = {"NUM": "n", "MULT": "n", "XNUM": "n", "MONEY": "$", "PCT": "%", "PER_TIME": "per"}
 _NAMES = frozenset({"MODEL", "GPU"})
 _MARKER = re.compile(
-    r"^[\s,.;:!?…—–-]*(?:(?:no|nope|sorry|oops|wait|actually|correction|rather|er|uh|um"
+    r"^[\s,.;:!?…—–-]*(?:(?:no|nope|sorry|oops|wait|actually|correction|edit|rather|er|uh|um"
     r"|i\s+mean|i\s+meant|make\s+(?:that|it)|scratch\s+that|it'?s|it\s+is|should\s+be"
     r"|let'?s\s+say|my\s+bad|typo|closer\s+to|more\s+like|nearer|about|around|roughly"
     r"|i\s+think|probably)\b[\s,.;:!?…—–~≈-]*)+$",
@@ -39,7 +39,7 @@ _UNIT_THEN_MARKER = re.compile(r"^(?:\s*/?\s*[^\W\d][\w-]*){1,2}?\s*[,;:!…—�
 """A unit between a figure and a correction ("$7.87/hr, sorry, $7.50"): skipped."""
 _SPACES = re.compile(r"^\s*$")
 _STRONG = re.compile(
-    r"\b(?:no|nope|sorry|oops|wait|actually|correction|i\s+meant?|make\s+(?:that|it)"
+    r"\b(?:no|nope|sorry|oops|wait|actually|correction|edit|i\s+meant?|make\s+(?:that|it)"
     r"|scratch\s+that|should\s+be|rather|my\s+bad|typo)\b",
     re.IGNORECASE,
 )
@@ -55,6 +55,7 @@ _MARKER_WORDS = (
     "wait",
     "actually",
     "correction",
+    "edit",
     "i mean",
     "make that",
     "make it",
@@ -88,6 +89,7 @@ MAX_GAP = 60
 def corrected(toks: list[Tok], text: str) -> list[Tok]:
     """``toks`` with corrections applied (retracted terminals become breaks)."""
     _tried(toks, text)
+    _too_few(toks, text)
     if not _marks_anywhere(text):
         return toks  # most messages correct nothing: one look decides it
     kinds = _KIND_OF
@@ -174,6 +176,34 @@ def _restated(toks: list[Tok], text: str) -> None:
             said = text[old.start : toks[after].end]  # "6M was … more like 200k"
             _drop(toks, b)
             _replace(toks, first, after, said)
+
+
+_FALLS_SHORT = re.compile(
+    r"\s*(?:[\w-]+\s+){0,2}?(?:(?:don['’]?t|do\s+not|doesn['’]?t|does\s+not|won['’]?t|will\s+not"
+    r"|can['’]?t|cannot|couldn['’]?t|wouldn['’]?t)\s+(?:hold|fit|handle|keep\s+up|be\s+enough|cut\s+it)"
+    r"|(?:is|are|was|were)(?:n['’]?t|\s+not)\s+enough|(?:is|are|was|were)\s+too\s+(?:small|few|slow))",
+    re.IGNORECASE,
+)
+"""What makes a GPU count a reason, not the deployment: "they said 8 GPUs don't hold the KV
+cache", "4x H100 was too slow"."""
+
+
+def _too_few(toks: list[Tok], text: str) -> None:
+    """A GPU count said falling short ("8 GPUs don't hold the KV cache for 96 sessions") is
+    why another count is asked, not one to price."""
+    if "n't" not in text and "n’t" not in text and " not " not in text and "too " not in text:
+        return
+    for k in range(len(toks) - 1):
+        count, gpu = toks[k], toks[k + 1]
+        if _kind(count) != "n" or gpu.type not in ("GPU", "GPUWORD"):
+            continue
+        end = gpu.end
+        if k + 2 < len(toks) and toks[k + 2].type == "GPUWORD" and toks[k + 2].start - end < 3:
+            end = toks[k + 2].end  # "8 H100 GPUs"
+        if _FALLS_SHORT.match(text, end):
+            _drop(toks, k)
+            if gpu.type == "GPUWORD":
+                _drop(toks, k + 1)
 
 
 def _same(a: Tok, b: Tok) -> bool:

@@ -689,3 +689,14 @@ def test_a_figure_said_again_as_it_was_is_no_correction(catalog: Catalog) -> Non
     got = fields("Qwen3-32B: 3x peak to average. The 3x was measured in March, and 1M "
                  "requests a day is the average.", catalog)
     assert (got["peak_to_average"], got["requests_per_day"]) == (3.0, 1_000_000)
+
+
+@pytest.mark.parametrize(
+    "reason", ["they said 8 GPUs don't hold the KV cache", "8x B200 wasn't enough for them"]
+)
+def test_a_gpu_count_said_falling_short_is_a_reason_not_the_deployment(
+    catalog: Catalog, reason: str
+) -> None:
+    parsed = parse(f"GLM-5 on 16x B200, FP8, 96 concurrent: {reason}.", catalog)
+    assert parsed.fields["gpus"] == 16
+    assert not any("two GPU counts" in a for a in parsed.ambiguities)
