@@ -31,8 +31,11 @@ _PER_REQUEST = {
 }
 
 
-_HORIZON = re.compile(r"\b(?:next|another|coming|following|first|last|past|every|each)\s*$", re.I)
-"""Words before "6 months" that make it a span of time, not a lease term."""
+_HORIZON = re.compile(
+    r"\b(?:next|another|coming|following|first|last|past|every|each|in|within)\s*$", re.I
+)
+"""Words before "6 months" that make it a span of time, not a lease term ("grew 5x in 3
+months", "live within 2 months")."""
 _WINDOW_NOUNS = ("pilot", "trial", "test", "poc", "period", "window", "run", "spike", "sample")
 _PAST = re.compile(r"\b(?:last|past|previous|trailing)\s*$", re.I)
 _LEASING = re.compile(r"\b(?:renew\w*|lease|sign\w*|commit\w*|contract)\b", re.I)

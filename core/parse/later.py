@@ -130,6 +130,8 @@ def sized_for(reading: Reading) -> None:
     old = reading.values[name]
     if figure == old or not old / 100 <= figure <= old * 100:
         return
+    if f"'{found['n']} " in f"'{reading.sources.get(name, '')}":
+        return  # "size it for 1M convos/day", each convo 7 turns: 7M already rests on it
     reading.values[name] = figure
     said = " ".join(found.group().split())
     reading.understood.append(f"{compact(figure)} {UNITS[name]} ← '{said}' (not {compact(old)})")

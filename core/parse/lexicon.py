@@ -26,10 +26,10 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "REQUESTS": (
         "",
         "docs documents messages requests request req reqs calls call queries query completions "
-        "tasks task conversations conversation chats sessions turns descriptions summaries "
-        "emails tickets images translations articles reviews reports transcripts searches "
-        "lookups jobs invocations invocation hits msgs msg steps step alerts lines letters "
-        "records",
+        "tasks task conversations conversation convos convo chats sessions turns descriptions "
+        "summaries emails tickets images translations articles reviews reports transcripts "
+        "searches lookups jobs invocations invocation hits msgs msg steps step alerts lines "
+        "letters records",
     ),
     "OUT": (
         "",

@@ -700,3 +700,15 @@ def test_a_gpu_count_said_falling_short_is_a_reason_not_the_deployment(
     parsed = parse(f"GLM-5 on 16x B200, FP8, 96 concurrent: {reason}.", catalog)
     assert parsed.fields["gpus"] == 16
     assert not any("two GPU counts" in a for a in parsed.ambiguities)
+
+
+@pytest.mark.parametrize("said", ["doubled in 3 months", "they want it live within 2 months"])
+def test_months_from_now_are_no_lease_term(catalog: Catalog, said: str) -> None:
+    parsed = parse(f"kimi k2.5, 1M requests/day, {said}", catalog)
+    assert "term_months" not in parsed.fields
+    assert any("not read as a lease term" in a for a in parsed.ambiguities)
+
+
+def test_the_members_sized_for_are_counted_in_their_turns(catalog: Catalog) -> None:
+    got = fields("each convo is ~7 turns, kimi k2.5 rn. can u size it for 1M convos/day?", catalog)
+    assert got["requests_per_day"] == 7_000_000
