@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 _KINDS = {"NUM": "n", "MULT": "n", "XNUM": "n", "MONEY": "$", "PCT": "%", "PER_TIME": "per"}
 _NAMES = frozenset({"MODEL", "GPU"})
 _MARKER = re.compile(
-    r"^[\s,.;:!?…—–-]*(?:(?:no|nope|sorry|oops|wait|actually|correction|edit|rather|er|uh|um"
+    r"^[\s,.;:!?…—–-]*(?:(?:no|nope|sorry|oops|whoops|ugh|wait|actually|correction|edit|rather|er|uh|um"
     r"|i\s+mean|i\s+meant|make\s+(?:that|it)|scratch\s+that|it'?s|it\s+is|should\s+be"
     r"|let'?s\s+say|my\s+bad|typo|closer\s+to|more\s+like|nearer|about|around|roughly"
     r"|i\s+think|probably)\b[\s,.;:!?…—–~≈-]*)+$",
@@ -39,7 +39,7 @@ _UNIT_THEN_MARKER = re.compile(r"^(?:\s*/?\s*[^\W\d][\w-]*){1,2}?\s*[,;:!…—�
 """A unit between a figure and a correction ("$7.87/hr, sorry, $7.50"): skipped."""
 _SPACES = re.compile(r"^\s*$")
 _STRONG = re.compile(
-    r"\b(?:no|nope|sorry|oops|wait|actually|correction|edit|i\s+meant?|make\s+(?:that|it)"
+    r"\b(?:no|nope|sorry|oops|whoops|ugh|wait|actually|correction|edit|i\s+meant?|make\s+(?:that|it)"
     r"|scratch\s+that|should\s+be|rather|my\s+bad|typo)\b",
     re.IGNORECASE,
 )
@@ -52,6 +52,7 @@ _MARKER_WORDS = (
     "nope",
     "sorry",
     "oops",
+    "ugh",
     "wait",
     "actually",
     "correction",
@@ -80,6 +81,12 @@ _WITHDRAWN = re.compile(
 )
 """A name said unavailable before another is named: "GB300 isn't available, they'll take B300"."""
 _NOT = re.compile(r"^\s*,?\s*(?:and\s+)?not\s*$", re.IGNORECASE)
+_RULED_OUT = re.compile(
+    r"\b(?:ruled\s+out|rule\s+out|not|no|instead\s+of|rather\s+than|dropped|skip(?:ping)?)"
+    r"\s+(?:the\s+|any\s+)?$",
+    re.IGNORECASE,
+)
+"""Before a name, words that make it the one not taken."""
 _BUT = re.compile(r"^\s*,?\s*but\s*$", re.IGNORECASE)
 _NOT_BEFORE = re.compile(r"\bnot\s*$", re.IGNORECASE)
 MAX_GAP = 60
@@ -130,6 +137,9 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
             if kind_a != kind_b:  # "sixteen H200s, no, thirty-two"
                 owner = _owner(toks, a, kind_b, text)
             if owner is not None and (kind_b == "name" or _bare(toks, b)):
+                if _period_only(toks, owner, b):  # "20% a month — sorry, 20% a QUARTER"
+                    owner, b = owner + 1, b + 1
+                    second = toks[b]
                 _replace(toks, owner, b, text[toks[owner].start : second.end])
                 absorbed[b] = owner
         elif _BUT.match(between) and _NOT_BEFORE.search(
@@ -144,7 +154,10 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
     return toks
 
 
-_THE = re.compile(r"^\s*[,;—–-]?\s*(?:and\s+)?the\s*$", re.IGNORECASE)
+_THE = re.compile(
+    r"^\s*(?:[^\W\d][\w-]*\s*){0,2}?[,;—–-]\s*(?:and\s+)?(?:the\s+)?$|^\s*[,;—–-]?\s*the\s*$",
+    re.IGNORECASE,
+)
 _WAS = re.compile(r"^\s*(?:\*|_)?\s*(?:was|were)\b", re.IGNORECASE)
 
 
@@ -204,6 +217,16 @@ def _too_few(toks: list[Tok], text: str) -> None:
             _drop(toks, k)
             if gpu.type == "GPUWORD":
                 _drop(toks, k + 1)
+
+
+def _period_only(toks: list[Tok], a: int, b: int) -> bool:
+    """Whether a correction says the same figure over another time: then the time is what
+    it corrects."""
+    if toks[a].value != toks[b].value or b + 1 >= len(toks):
+        return False
+    return toks[a + 1].type == toks[b + 1].type == "PER_TIME" and toks[a + 1].value != toks[
+        b + 1
+    ].value
 
 
 def _same(a: Tok, b: Tok) -> bool:
@@ -293,6 +316,10 @@ def _renamed(toks: list[Tok], text: str) -> None:
         before = seen.get(t.type)
         seen[t.type] = k
         if before is None or toks[before].value == t.value:
+            continue
+        if _RULED_OUT.search(text, max(0, t.start - 25), t.start):
+            seen[t.type] = before  # "sorry, H200s, they already ruled out H100": not the one
+            _drop(toks, k)
             continue
         window = text[max(0, toks[before].start - 15, t.start - 80) : t.start]
         if _STRONG.search(window) or _WITHDRAWN.search(window):

@@ -133,6 +133,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     lower = reading.lower
     daily_users = any(w in lower for w in _ACTIVE_USERS)
     chain: list[Factor] = []
+    restated: list[str] = []
     for t in counts:
         if not isinstance(t.value, float) or t.value <= 0:
             continue
@@ -152,6 +153,10 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
         factor = _share(text, t) if len(chain) == 1 else None
         if factor is None and t.type != "PCT":  # a percent is a share or nothing
             factor = _factor(text, t)
+        if factor is not None and len(chain) > 1 and _restates(factor, chain[-1]):
+            restated.append(f"'{factor.said}' read in place of '{chain[-1].said}'")
+            chain[-1] = factor  # "6 turns each. sorry, 4 turns each": one count said twice
+            continue
         if factor is None or not _follows(factor, chain[-1]):
             other = _population(text, t, daily_users)
             if len(chain) > 1 and (other is None or other.noun != "users"):
@@ -197,12 +202,17 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     for f in chain:
         rate *= f.value
     for t in counts:  # a factor's own doubt ("'40 mil': read as million") goes with it
-        if t.note and t.unsure and any(t.text in f.said for f in chain):
-            reading.ambiguous(t.note)
+        if t.note and any(t.text in f.said for f in chain):
+            if t.unsure:
+                reading.ambiguous(t.note)
+            elif "read as a correction" in t.note:  # "6 turns each … 4 turns avg, 6 was the max"
+                reading.assume(t.note)
     rate /= period
     reading.match = None
     said = "' × '".join(f.said for f in chain)
     reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", said)
+    for note in restated:
+        reading.assume(note)
 
 
 def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
@@ -305,6 +315,13 @@ def _factor(text: str, t: Tok) -> Factor | None:
         return None  # "2M requests/day" beside "3k seats" is the total, not each one's
     end = t.end + len(segment.group().rstrip())
     return Factor(value, noun, per, period, _said(text, t.start, end))
+
+
+def _restates(factor: Factor, before: Factor) -> bool:
+    """Whether ``factor`` says the count ``before`` said, again ("6 turns each … 4 turns
+    each"): the same things per the same member, never multiplied by each other."""
+    same_time = factor.period == before.period
+    return factor.noun == before.noun and factor.per == before.per and same_time
 
 
 def _follows(factor: Factor, before: Factor) -> bool:

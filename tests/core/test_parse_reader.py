@@ -712,3 +712,33 @@ def test_months_from_now_are_no_lease_term(catalog: Catalog, said: str) -> None:
 def test_the_members_sized_for_are_counted_in_their_turns(catalog: Catalog) -> None:
     got = fields("each convo is ~7 turns, kimi k2.5 rn. can u size it for 1M convos/day?", catalog)
     assert got["requests_per_day"] == 7_000_000
+
+
+@pytest.mark.parametrize(
+    ("said", "turns"),
+    [
+        ("6 turns each. oh wait, 4 turns avg, 6 was the max", 4),
+        ("6 turns each. sorry, 4 turns each", 4),
+    ],
+)
+def test_a_count_per_member_corrected_is_not_multiplied_twice(
+    catalog: Catalog, said: str, turns: int
+) -> None:
+    parsed = parse(f"mixtral 8x7b on A100s: they do ~400k chats/day, {said}.", catalog)
+    assert parsed.fields["requests_per_day"] == 400_000 * turns
+    assert any("in place of" in a for a in parsed.assumed)
+
+
+def test_a_correction_of_the_time_a_figure_is_said_over(catalog: Catalog) -> None:
+    got = fields("MiniMax M2.5: 25k requests per hour, growing 20% a month — sorry, 20% a QUARTER",
+                 catalog)
+    assert got["monthly_growth"] == pytest.approx(1.2 ** (1 / 3) - 1)
+    tokens = fields("Qwen3.5 397B, 1.5B output tokens per month — ugh, per WEEK, not month",
+                    catalog)
+    assert tokens["output_tokens_per_day"] == pytest.approx(1.5e9 / 7)
+
+
+def test_a_gpu_ruled_out_after_the_correction_stays_out(catalog: Catalog) -> None:
+    got = fields("800k requests/day on Llama 3.1 70B, on H100s — sorry, H200s, they already "
+                 "ruled out H100 on the last call.", catalog)
+    assert got["gpu"] == "h200"
