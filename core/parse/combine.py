@@ -179,7 +179,7 @@ def combine(lex: list[Tok]) -> list[Tok]:
         if kind == "OUT" and at(i + 1) == "NUM" and at(i + 2) == "REQUESTS":
             i += 1  # "answers ~40,000 tickets a day": the verb, not an output length
             continue
-        if kind in _DIRECTION_WORDS and _before(lex, i) != "NUM":
+        if kind in _DIRECTION_WORDS and _before(lex, i) != "NUM" and not _counted(out):
             k = _after_fillers(lex, i + 1)
             if k > i + 1 and at(k) == "NUM" and at(k + 1) in _DIRECTION_WORDS:
                 i += 1  # "each answer is ~5k reasoning + 1k visible": the number's own word wins
@@ -310,6 +310,12 @@ def _after_fillers(lex: list[Tok], j: int) -> int:
     while j < len(lex) and lex[j].type == FILLER:
         j += 1
     return j
+
+
+def _counted(out: list[Tok]) -> bool:
+    """Whether a count of tokens comes right before: "600 tokenów wejścia" (600 tokens of
+    input) gives the direction to its own number."""
+    return len(out) > 1 and out[-1].type == "TOKENS" and out[-2].type == "NUM"
 
 
 def _before(lex: list[Tok], i: int) -> str:

@@ -74,9 +74,9 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "UNDO": ("", "undo revert"),
     "RESET": ("", "reset restart clear"),
     "PER": ("", "per / each every a an"),
-    "MONEYWORD": ("", "dollars dollar usd bucks $"),
+    "MONEYWORD": ("", "dollars dollar usd bucks $ dolar dólares dollari dolarów"),
     "PCTWORD": ("", "% percent pct"),
-    "TIMESWORD": ("", "x × times veces fois mal"),
+    "TIMESWORD": ("", "x × times veces fois mal volte keer razy guna kat"),
     FILLER: (
         "",
         "the of at about around roughly approximately approx circa ~ near nearly almost up "
@@ -104,33 +104,39 @@ _GROUPS: dict[str, tuple[str, str]] = {
 
 _FOREIGN: dict[str, str] = {
     "REQUESTS": "anfragen anfrage aufrufe requêtes requête requetes peticiones petición sessões "
-    "solicitudes consultas llamadas requisições requisicoes chamadas",
+    "solicitudes consultas llamadas requisições requisicoes chamadas richieste chiamate "
+    "verzoeken aanvragen zapytań zapytania żądań istek isteği",
     "OUT": "ausgabe antwort antworten sortie réponse réponses salida respuesta respuestas "
-    "saída saida resposta respostas ut",
-    "IN": "eingabe entrée entrées entrada entradas",
-    "TOKENS": "jetons",
+    "saída saida resposta respostas ut uscita risposta wyjścia wyjściowych çıkış uitvoer",
+    "IN": "eingabe entrée entrées entrada entradas ingresso wejścia wejściowych giriş invoer",
+    "TOKENS": "jetons tokenów tokeny tokenı tokeni",
     "CONTEXT": "kontext contexte contexto",
-    "PEAK": "spitzenlast lastspitze spitze pic pico picos",
-    "AVG": "durchschnitt durchschnittlich moyenne promedio",
+    "PEAK": "spitzenlast lastspitze spitze pic pico picos picchi picco piek pieken szczyt",
+    "AVG": "durchschnitt durchschnittlich moyenne promedio média media gemiddeld gemiddelde "
+    "średnio średnia ortalama",
     "CONCURRENT": "gleichzeitig gleichzeitige gleichzeitigen simultanés simultanées "
     "simultáneos simultáneas simultâneos simultâneas concurrentes samtidiga",
     "USER": "nutzer benutzer utilisateurs usuarios usuários",
-    "TERM": "laufzeit vertragslaufzeit vertrag durée plazo contrato contrat",
-    "GROWTH": "wachstum croissance crecimiento",
+    "TERM": "laufzeit vertragslaufzeit vertrag durée plazo contrato contrat durata looptijd "
+    "contract süre",
+    "GROWTH": "wachstum croissance crecimiento crescimento crescita groei wzrost büyüme",
     "UTIL": "auslastung zielauslastung utilización",
     "BATCH": "batchgröße batchgrösse lote",
-    "PER": "pro par por har",
+    "PER": "pro par por har za",
     FILLER: "de la le les des du et und pour para con mit avec en sur auf etwa environ unos "
-    "cerca el los las y ist das vom der die im schnitt à un une "
+    "cerca el los las y ist das vom der die im schnitt à un une di del della circa ongeveer "
+    "van het een en ok około yaklaşık ve ka ki ke hai mein lagbhag "
     "は で の を が に と も へ です ます から まで 的 是 在",
 }
 """German, French and Spanish words for the same terminals: the sales team's customers
 write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""
 _FOREIGN_TIME: dict[str, str] = {
-    "day": "tag tage jour jours día dia días dias din",
-    "month": "monat monate mois meses månad månader mahina mahine",
-    "year": "jahr jahre ans año años saal",
-    "hour": "stunde stunden heure heures hora horas timme timmar",
+    "day": "tag tage jour jours día dia días dias din giorno giorni dag dagen dzień gün",
+    "month": "monat monate mois meses månad månader mahina mahine mese mesi maand maanden "
+    "miesiąc miesięcy miesiące ay",
+    "year": "jahr jahre ans año años saal anno anni jaar jaren rok lat yıl",
+    "hour": "stunde stunden heure heures hora horas timme timmar ora ore uur godzinę godzina "
+    "saat saati",
     "week": "woche wochen semaine semaines semana semanas",
     "quarter": "quartal quartale trimestre trimestres",
     "second": "sekunde sekunden seconde secondes segundo segundos",
@@ -174,6 +180,15 @@ _ADVERBS: dict[str, str] = {
     "mensuelle": "month",
     "mensual": "month",
     "mensuales": "month",
+    "dziennie": "day",
+    "miesięcznie": "month",
+    "günde": "day",
+    "günlük": "day",
+    "roz": "day",
+    "rozana": "day",
+    "dagelijks": "day",
+    "giornaliere": "day",
+    "mensile": "month",
 }
 """Words that mean "per <unit>" on their own (MoM: month over month)."""
 
@@ -248,6 +263,13 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("al", "día"): "PER_TIME:day",  # Spanish "al mes", German "im Monat", French "au mois"
     ("al", "dia"): "PER_TIME:day",
     ("al", "mes"): "PER_TIME:month",
+    ("al", "mese"): "PER_TIME:month",
+    ("in", "uscita"): "OUT",  # Italian "token in uscita": output tokens
+    ("in", "ingresso"): "IN",
+    ("al", "giorno"): "PER_TIME:day",
+    ("all'", "ora"): "PER_TIME:hour",
+    ("per", "dag"): "PER_TIME:day",
+    ("na", "dzień"): "PER_TIME:day",
     ("al", "año"): "PER_TIME:year",
     ("ao", "mês"): "PER_TIME:month",
     ("ao", "dia"): "PER_TIME:day",

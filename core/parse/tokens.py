@@ -32,9 +32,9 @@ __all__ = ["Raw", "Scan", "Tok", "raw_pieces", "scan"]
 _KV = r"(?P<kv>(?<![\w.=/])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
 _PIECES = (
     r"(?P<num>(?=[\d.])(?:\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|billions?|mil|mio|mrd|bn|tsd|[kmb]"
-    r"|dollars?|usd|eur|euros?|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
+    r"|dollars?|dolar|dólares|usd|eur|euros?|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
     r"|seconds?|secondes?|segundos?|sekunden?)\b|\s?[$€%])"
-    r"|(?:(?<=[$€£])|(?<=[$€£] )|(?<=USD )|(?<=usd ))\d+,\d\d(?![\d,])"  # "$ 5,80", "USD 3,60"
+    r"|(?:(?<=[$€£])|(?<=[$€£] )|(?<=USD )|(?<=usd )|(?<=BRL ))\d+,\d\d(?![\d,])"  # "$ 5,80"
     r"|\b\d{1,2}(?:,\d\d)+,\d{3}(?![\d,])"  # "5,00,000": the Indian grouping, five lakh
     r"|\b\d,\d(?![\d,])"  # "1,8": one digit after a comma is never a thousands group
     r"|(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)"

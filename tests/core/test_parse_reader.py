@@ -742,3 +742,28 @@ def test_a_gpu_ruled_out_after_the_correction_stays_out(catalog: Catalog) -> Non
     got = fields("800k requests/day on Llama 3.1 70B, on H100s — sorry, H200s, they already "
                  "ruled out H100 on the last call.", catalog)
     assert got["gpu"] == "h200"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Kimi K2.5 su GB300. Circa 3 miliardi di token in uscita al mese, con picchi 2x "
+         "rispetto alla media, e crescita del 5% al mese.",
+         {"output_tokens_per_day": 1e8, "peak_to_average": 2.0, "monthly_growth": 0.05}),
+        ("Llama 3.1 8B na L40S, 1 200 000 zapytań dziennie, 600 tokenów wejścia i 150 wyjścia.",
+         {"requests_per_day": 1.2e6, "input_tokens": 600, "output_tokens": 150}),
+        ("Kimi K2 MI355X üzerinde. Günde yaklaşık 900 bin istek, istek başına 3.000 giriş ve 400 "
+         "çıkış tokenı. Fiyat GPU saati başına 2,75 dolar, süre 18 ay.",
+         {"requests_per_day": 9e5, "input_tokens": 3000, "output_tokens": 400,
+          "price_per_gpu_hour": 2.75, "term_months": 18}),
+        ("gpt-oss-120b op H100, 2.000 input tokens en 500 output tokens per verzoek. "
+         "Looptijd 36 maanden.", {"input_tokens": 2000, "term_months": 36}),
+        ("customer ka traffic roz ka 50 lakh requests hai, model GLM-5",
+         {"requests_per_day": 5e6}),
+    ],
+)
+def test_italian_polish_turkish_dutch_and_hindi_volumes(
+    catalog: Catalog, text: str, expected: dict[str, float]
+) -> None:
+    got = fields(text, catalog)
+    assert {k: got.get(k) for k in expected} == pytest.approx(expected)
