@@ -208,6 +208,10 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
     if unit == "millisecond":
         return
     if _has(m.toks, "REQUESTS"):
+        number = next(t for t in m.toks if t.type == "NUM")
+        if _THOUSANDS_DOT.fullmatch(number.text):
+            value *= 1000  # "350.000 verzoeken per dag": requests are whole, the dot groups
+            r.assume(f"'{number.text}' read as {value:,.0f} (the dot groups thousands)")
         _requests(r, value, unit, said)
         return
     if not _has(m.toks, "TOKENS", "OUT", "OUTS", "IN", "INS", "REASON"):

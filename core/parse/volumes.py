@@ -265,6 +265,40 @@ _SUB_DAILY = re.compile(
 )
 
 
+_CLOCK = re.compile(
+    r"\b(?:during|between|from|within)?\s*(?:(?:business|office|working|opening)\s+hours\s*)?"
+    r"\(?\s*(?P<a>\d{1,2})(?::\d\d)?\s*(?P<ap>am|pm)?\s*(?:-|–|—|to|until|till|and)\s*"
+    r"(?P<b>\d{1,2})(?::\d\d)?\s*(?P<bp>am|pm)?\b\)?",
+    re.IGNORECASE,
+)
+"""A span of the clock a rate runs in: "during business hours (9am-5pm)", "9:00–17:00"."""
+_CLOCK_CUE = re.compile(
+    r"[\s,;:(-]*(?:during|between|from|within|only|(?:business|office|working)\s+hours)",
+    re.IGNORECASE,
+)
+_PEAK_BEFORE = re.compile(r"\b(?:peak|peaks|busiest|spikes?|burst)\b", re.IGNORECASE)
+
+
+def _clock_window(reading: Reading, name: str) -> tuple[re.Match[str], int] | None:
+    """The hours of a clock span said right after a rate ("~45 rps during business hours
+    (9am-5pm)"); a peak's span ("peak 120 rps 6-9pm") is the peak's, not the day's."""
+    said = reading.sources.get(name, "")
+    at = reading.text.find(said) if said else -1
+    if at < 0 or _PEAK_BEFORE.search(reading.text, max(0, at - 30), at + len(said)):
+        return None
+    end = at + len(said)
+    found = _CLOCK.search(reading.text, end, end + 60)
+    if found is None or not _CLOCK_CUE.match(reading.text, end, found.end()):
+        return None
+    start, stop = int(found["a"]), int(found["b"])
+    if (found["bp"] or "").lower() == "pm" and stop < 12:
+        stop += 12
+    if (found["ap"] or "").lower() == "pm" and start < 12:
+        start += 12
+    hours = stop - start
+    return (found, hours) if 1 <= hours < 24 and stop <= 24 else None
+
+
 def active_hours(reading: Reading) -> None:
     """ "1,000 requests/second during our 12-hour window and basically zero at night": a
     rate said per second, minute or hour runs only those hours; the day's volume is that
@@ -282,9 +316,13 @@ def active_hours(reading: Reading) -> None:
         found = _ACTIVE_HOURS.search(reading.text, max(0, hint.start() - 25), hint.end() + 30)
         if found is not None:
             break
-    if found is None:
+    clock = _clock_window(reading, rates[0]) if found is None else None
+    if clock is not None:
+        found, hours = clock
+    elif found is not None:
+        hours = int(found["n"] or found["n2"])
+    else:
         return
-    hours = int(found["n"] or found["n2"])
     if not 1 <= hours < 24:
         return
     window = " ".join(found.group().split())

@@ -767,3 +767,24 @@ def test_italian_polish_turkish_dutch_and_hindi_volumes(
 ) -> None:
     got = fields(text, catalog)
     assert {k: got.get(k) for k in expected} == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("said", "hours"),
+    [("during business hours (9am-5pm), basically nothing overnight", 8),
+     ("between 08:00 and 20:00, nothing at night", 12)],
+)
+def test_a_rate_said_over_a_span_of_the_clock_runs_those_hours(
+    catalog: Catalog, said: str, hours: int
+) -> None:
+    got = fields(f"gpt-oss-120b: ~45 rps {said}", catalog)
+    assert got["requests_per_day"] == pytest.approx(45 * 3600 * hours)
+    assert got["peak_to_average"] == pytest.approx(24 / hours)
+
+
+def test_a_request_count_with_a_dot_before_three_digits_is_in_thousands(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("klant wil gpt-oss-120b op H100, ongeveer 350.000 verzoeken per dag", catalog)
+    assert parsed.fields["requests_per_day"] == 350_000
+    assert any("the dot groups thousands" in a for a in parsed.assumed)
