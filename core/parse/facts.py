@@ -540,7 +540,9 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
         return
     value = _num(m.toks, "NUM")
     unit = _unit(m.toks, "TIME")
-    if unit is None:
+    if unit is None and any("month" in t.text.lower() for t in m.toks if t.type == "TERM"):
+        unit = "month"  # "Contract length (months): 24"
+    elif unit is None:
         r.assume(f"term {value:g} read as months")
         unit = "month"
     before = context.before(r.text, m.toks[0].start)

@@ -315,6 +315,12 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("in", "contemporary"): "CONCURRENT",
     ("a", "single"): "ONE",
     ("single",): "ONE",
+    ("contract", "length"): "TERM",  # "Contract length (months): 24"
+    ("contract", "length", "(", "months", ")"): "TERM",
+    ("term", "length"): "TERM",
+    ("lease", "length"): "TERM",
+    ("contract", "duration"): "TERM",
+    ("term", "(", "months", ")"): "TERM",
     ("peak", "to", "average"): "P2A",
     ("spitze", "zu", "durchschnitt"): "P2A",
     ("pico", "a", "promedio"): "P2A",

@@ -788,3 +788,21 @@ def test_a_request_count_with_a_dot_before_three_digits_is_in_thousands(
     parsed = parse("klant wil gpt-oss-120b op H100, ongeveer 350.000 verzoeken per dag", catalog)
     assert parsed.fields["requests_per_day"] == 350_000
     assert any("the dot groups thousands" in a for a in parsed.assumed)
+
+
+def test_an_rfp_matrix_with_requirement_ids_and_field_names_before_values(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("Req ID\tRequirement\tValue\nR-01\tModel\tQwen3-235B-A22B\n"
+                   "R-03\tMonthly requests\t45,000,000\nR-04\tInput tokens per request\t1,500\n"
+                   "R-05\tOutput tokens per request\t600\nR-06\tContract length (months)\t24",
+                   catalog)
+    assert parsed.fields == {"model": "qwen3-235b-a22b", "requests_per_day": 1_500_000,
+                             "input_tokens": 1500, "output_tokens": 600, "term_months": 24}
+    assert not any("read as months" in a for a in parsed.assumed)
+
+
+def test_a_prompt_of_up_to_n_tokens_of_context_is_the_context(catalog: Catalog) -> None:
+    got = fields("R-4.2 Prompt: up to 8,000 tokens of context; typical prompt 2,500 tokens. "
+                 "Llama 3.1 405B", catalog)
+    assert (got["context_tokens"], got["input_tokens"]) == (8000, 2500)
