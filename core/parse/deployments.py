@@ -30,7 +30,7 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     )
     nodes = None if such is None else numbers.count(such["n"])
     if such is not None and nodes and nodes == int(nodes) and reading.node_gpus:
-        said = such.group().strip(",;( \t")
+        said = such.group().strip(",;.!?( \t\n")
         count = int(nodes) * reading.node_gpus
         reading.gpu_count = count
         one_node = f"GPU {reading.node_gpus}x "
@@ -131,9 +131,9 @@ def concurrency_per_node(reading: Reading) -> None:
 
 
 _N_NODES = re.compile(
-    r"[,;(]\s*(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
+    r"(?:[,;(]|[.!?]\s|^)\s*(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
     r"(?:nodes|boxes|servers)\s*(?=[,;.)])",
-    re.IGNORECASE,
+    re.IGNORECASE | re.MULTILINE,
 )
 """A count of nodes said on its own after the node ("per 8-GPU H200 node, 2 nodes, …")."""
 _SUCH_NODES = re.compile(

@@ -400,9 +400,10 @@ def parse(text: str, catalog: Catalog, want: Kind | None = None) -> Parsed:
     reading.assumed.extend(node_price(fields, reading, catalog))
     reading.understood.extend(both_sides(fields, reading.text, reading.sources))
     if "price_per_gpu_hour" not in pairs.values:
-        reading.understood.extend(
-            discounted(fields, reading.text, reading.sources.get("price_per_gpu_hour"))
-        )
+        said = reading.sources.get("price_per_gpu_hour")
+        if said is None and reading.price_per_node is not None:
+            said = reading.price_said  # "$28,800/month per 8x B300 node, … 10% off"
+        reading.understood.extend(discounted(fields, reading.text, said))
     prose = {k: v for k, v in reading.sources.items() if k not in pairs.values}
     notes += implausible(fields, prose)
     if kind == "traffic" and fields.get("gpus"):

@@ -806,3 +806,11 @@ def test_a_prompt_of_up_to_n_tokens_of_context_is_the_context(catalog: Catalog) 
     got = fields("R-4.2 Prompt: up to 8,000 tokens of context; typical prompt 2,500 tokens. "
                  "Llama 3.1 405B", catalog)
     assert (got["context_tokens"], got["input_tokens"]) == (8000, 2500)
+
+
+def test_a_node_price_with_a_discount_and_the_nodes_said_after(catalog: Catalog) -> None:
+    got = fields("$28,800/month per 8x B300 node, 12-month term, 10% off for prepaying "
+                 "annually (they are prepaying). 2 nodes, DeepSeek R1 NVFP4, 128 concurrent.",
+                 catalog)
+    assert got["gpus"] == 16
+    assert got["price_per_gpu_hour"] == pytest.approx(28_800 / 730 / 8 * 0.9)
