@@ -81,6 +81,22 @@ _FRACTION_OF_PEAK = re.compile(
 )
 """The same said with a fraction, after a rate at the peak: "…, a third of that on average"."""
 _PARTS = {"half": 2.0, "third": 3.0, "quarter": 4.0, "fifth": 5.0}
+_FRACTION_ABROAD = re.compile(
+    r"\b(?:média|media|promedio)\b[^.;!?\n\d]{0,40}?\b(?P<part>metade|la\s+mitad|um\s+terço"
+    r"|un\s+tercio|la\s+metà|un\s+terzo)\s+(?:disso|de\s+eso|do\s+pico|del\s+pico|di\s+questo)\b",
+    re.IGNORECASE,
+)
+"""The same in Portuguese, Spanish and Italian: "a média fica em mais ou menos metade disso"."""
+_ABROAD_PARTS = dict.fromkeys(("metade", "mitad", "metà"), 2.0) | dict.fromkeys(
+    ("terço", "tercio", "terzo"), 3.0
+)
+_COLON_RATIO = re.compile(
+    r"\b(?P<a>avg|average|mean|peak)\s*(?::|/|-to-|\s+to\s+)\s*(?P<b>avg|average|mean|peak)\b"
+    r"[^\d\n]{0,12}?(?P<x>\d+(?:\.\d+)?)\s*:\s*(?P<y>\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+"""A ratio said with a colon, either way round: "avg:peak is 1:4", "peak:avg 3:1"."""
+_RATIO_DIGITS = re.compile(r"\s*:\s*\d")
 
 
 def share_of_peak(reading: Reading) -> int | None:
@@ -99,19 +115,31 @@ def share_of_peak(reading: Reading) -> int | None:
         reading.understood.append(f"peak {ratio:.3g}x the average ← '{said}' (× 24 hours)")
         return None
     pct = float(found["pct"] or found["pct2"]) if found is not None else 0.0
+    colon = _COLON_RATIO.search(text) if found is None and ":" in text else None
     if found is not None and 0 < pct < 100:
         ratio = 100 / pct
+    elif colon is not None and (colon["a"].lower() == "peak") != (colon["b"].lower() == "peak"):
+        x, y = float(colon["x"]), float(colon["y"])
+        peak, mean = (x, y) if colon["a"].lower() == "peak" else (y, x)
+        if not (mean > 0 and 1 < peak / mean <= MAX_RATIO):
+            return None
+        found, ratio = colon, peak / mean
     elif " of " in text or " half " in text:
         found = _FRACTION_OF_PEAK.search(text)
         if found is None:
             return None
         ratio = _PARTS[(found["part"] or found["part2"]).lower()]
+    elif (abroad := _FRACTION_ABROAD.search(text)) is not None:
+        found = abroad
+        ratio = _ABROAD_PARTS[abroad["part"].split()[-1].lower()]
     else:
         return None
     said = " ".join(found.group().split())
     reading.values["peak_to_average"] = ratio
     reading.understood.append(f"peak {ratio:.3g}x the average ← '{said}'")
-    back = found.groupdict().get("back") or found.group().lower().endswith(("that", "this", "it"))
+    back = found.groupdict().get("back") or found.group().lower().endswith(
+        ("that", "this", "it", "disso", "eso", "questo")
+    )
     return found.start() if back else None
 
 
@@ -150,6 +178,8 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
             side = "peak"  # "…, the average per day is 40% of this": the rate before is the peak
         said.setdefault(name, {}).setdefault(side, []).append((value, reading.said(m)))
         other = _elliptic(toks, m.last, covered)
+        if other is not None and _RATIO_DIGITS.match(reading.text, other[0].end):
+            other = None  # "avg:peak is 1:4": a ratio's term, not a figure at the peak
         if other is not None:
             tok, other_side = other
             assert isinstance(tok.value, float)

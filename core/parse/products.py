@@ -330,6 +330,8 @@ def _follows(factor: Factor, before: Factor) -> bool:
         return True
     if factor.per in ("user", "person", "head", "member", "seat", "employee", "agent"):
         return True
+    if before.noun == "share" and factor.per not in _PERIODS:
+        return True  # "~3% open the assistant, avg 5 turns per conversation": what they open
     stem = factor.per.rstrip("s")
     return bool(stem) and before.noun.rstrip("s").startswith(stem[: max(3, len(stem) - 1)])
 

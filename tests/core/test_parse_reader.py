@@ -814,3 +814,31 @@ def test_a_node_price_with_a_discount_and_the_nodes_said_after(catalog: Catalog)
                  catalog)
     assert got["gpus"] == 16
     assert got["price_per_gpu_hour"] == pytest.approx(28_800 / 730 / 8 * 0.9)
+
+
+@pytest.mark.parametrize(
+    ("said", "ratio"), [("avg:peak is 1:4", 4.0), ("peak:avg 3:1", 3.0)]
+)
+def test_a_peak_to_average_said_with_a_colon_either_way(
+    catalog: Catalog, said: str, ratio: float
+) -> None:
+    got = fields(f"GLM-5: 4,000 RPS at peak, {said}. H100.", catalog)
+    assert got["peak_to_average"] == ratio
+    assert got["requests_per_day"] == pytest.approx(4000 * 86400 / ratio)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["DeepSeek-V3 em B200. No pico são 40 mil requisições por hora, e a média fica em mais ou "
+     "menos metade disso.",
+     "GLM-5, roz ka 24 lakh requests hai aur peak ka time pe 40 mil per hora. Peak average ka 2 "
+     "guna hai."],
+)
+def test_an_average_said_as_a_part_of_the_peak_abroad(catalog: Catalog, text: str) -> None:
+    assert fields(text, catalog)["peak_to_average"] == 2.0
+
+
+def test_turns_per_conversation_after_the_share_that_opens_one(catalog: Catalog) -> None:
+    got = fields("Retail bot: 40M site visits/month, ~3% open the assistant, avg 5 turns per "
+                 "conversation. Qwen3-30B-A3B on H100.", catalog)
+    assert got["requests_per_day"] == pytest.approx(200_000)
