@@ -94,6 +94,7 @@ for _field, _factor, _names in (
     ("output_tokens", 1.0, "visible_answer visible_output visible answer answer_tokens"),
     ("context_tokens", 1.0, "ctx context context_tokens max_context"),
     ("peak_to_average", 1.0, "p2a peak_to_average peak/avg peak_factor peak_ratio"),
+    ("peak_to_average", 1.0, "peak-to-average peak-to-average_ratio peak/avg_ratio peak:avg"),
     ("max_ttft_s", 1.0, "ttft ttft_s max_ttft_s"),
     ("max_ttft_s", 0.001, "ttft_ms ttft_target_ms ttft_p95_target_ms ttft_p99_target_ms"),
     ("max_ttft_s", 0.001, "ttft_p50_ms ttft_p90_ms ttft_p95_ms ttft_p99_ms"),
@@ -362,6 +363,9 @@ def _peaks(out: Structured) -> None:
             if "peak_to_average" not in have and peak >= mean:
                 out.pairs.append(("peak_to_average", f"{peak / mean:g}"))
                 out.notes.append(f"'{said}' is the peak: peak_to_average {peak / mean:.3g}")
+        elif (ratio := amount(have.get("peak_to_average", ""))) is not None and ratio >= 1:
+            out.pairs.append((field_name, f"{peak / ratio:g}"))  # "| Peak QPS | 120 |" and
+            out.notes.append(f"'{said}' is the peak: ÷ {ratio:g} (the peak-to-average said)")
         else:
             out.pairs.append((field_name, f"{peak:g}"))
             out.notes.append(f"'{said}' is the peak: sized as if steady (give the average)")

@@ -58,6 +58,7 @@ _IBERIAN = re.compile(
 """Words of a Spanish or Portuguese message, where "mil" means a thousand."""
 _SHORT_GPU = re.compile(r"[abglmt]\d")
 """Two-character GPU names (L4, T4, A2): "H2" and "Q3" are halves and quarters."""
+_PERCENTILE = re.compile(r"p\d{2,3}(?:\.\d)?|median")
 _GLUED = re.compile(r"(?P<kw>bs|batch|ctx|context|c)(?P<n>\d+(?:\.\d+)?)(?P<k>k?)")
 """A keyword and its number in one word: "bs32", "ctx8k", "c48" (vLLM's concurrency)."""
 _NOT_KEY = re.compile(r"[^a-z0-9.]+")
@@ -203,6 +204,11 @@ def _lexemes(
             i += 1
             continue
         if r.kind == "sep":
+            if r.text == "(" and i + 2 < n and raws[i + 2].text == ")" and _PERCENTILE.fullmatch(
+                raws[i + 1].lower
+            ):
+                i += 3  # "TPOT (p99) ≤ 40 ms": the percentile said aside is the latency's own
+                continue
             word = next((t for t in reversed(out) if t.type != FILLER), None)
             opens = r.text == "(" and word is not None and word.type in _BEFORE_A_FIGURE
             if opens and _figure_at(raws, i + 1):

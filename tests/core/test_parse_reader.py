@@ -842,3 +842,21 @@ def test_turns_per_conversation_after_the_share_that_opens_one(catalog: Catalog)
     got = fields("Retail bot: 40M site visits/month, ~3% open the assistant, avg 5 turns per "
                  "conversation. Qwen3-30B-A3B on H100.", catalog)
     assert got["requests_per_day"] == pytest.approx(200_000)
+
+
+def test_an_rfp_list_with_a_percentile_aside_and_a_projected_annual_growth(
+    catalog: Catalog,
+) -> None:
+    got = fields("R-4.1 Expected traffic: 30 requests per second on average.\nR-4.4 TPOT (p99) "
+                 "≤ 40 ms.\nR-4.6 Annual traffic growth is projected at 60%. Llama 3.1 405B",
+                 catalog)
+    assert got["min_per_user_tokens_per_s"] == 25.0
+    assert "max_ttft_s" not in got
+    assert got["monthly_growth"] == pytest.approx(1.6 ** (1 / 12) - 1)
+
+
+def test_a_table_peak_divided_by_the_ratio_the_table_gives(catalog: Catalog) -> None:
+    parsed = parse("| Parameter | Value |\n|---|---|\n| Model | DeepSeek-V3 |\n| Peak QPS | 120 |\n"
+                   "| Peak-to-average ratio | 4 |\n| Target accelerator | NVIDIA B200 |", catalog)
+    assert parsed.fields["requests_per_day"] == pytest.approx(120 * 86400 / 4)
+    assert not any("wins over" in a for a in parsed.ambiguities)
