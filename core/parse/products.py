@@ -472,9 +472,12 @@ def defined_requests(reading: Reading) -> None:
 _MINUTES_PER_CALL = re.compile(
     r"\b(?:average|avg)\s+call\s+(?:is\s+|of\s+|lasts\s+)?(?:about\s+|~\s*)?"
     r"(?P<a>\d+(?:\.\d+)?)\s*min(?:ute)?s?\b"
-    r"|\b(?P<b>\d+(?:\.\d+)?)\s*min(?:ute)?s?\s+(?:average|avg|on\s+average|per\s+call|a\s+call)\b",
+    r"|\b(?P<b>\d+(?:\.\d+)?)\s*min(?:ute)?s?\s+(?:average|avg|on\s+average|per\s+call|a\s+call)\b"
+    r"|\b(?:average|avg)\s+(?:of\s+)?(?:about\s+|~\s*)?(?P<c>\d+(?:\.\d+)?)\s*min(?:ute)?s?\b",
     re.IGNORECASE,
 )
+_MINUTES = re.compile(r"\d+(?:\.\d+)?\s*min(?:ute)?s?\b")
+"""The minutes of a call, whose "not read as a latency" note the product answers."""
 _TURNS_PER_MINUTE = re.compile(
     rf"\b(?P<n>\d+(?:\.\d+)?|{_SMALL_WORDS})\s+(?:llm\s+)?turns?\s+(?:per|a|each)\s+minute\b",
     re.IGNORECASE,
@@ -507,7 +510,7 @@ def call_minutes(reading: Reading) -> None:
     spent = _CALL_MINUTES.search(reading.text)
     if calls and minutes is not None:
         value, said = calls[-1]
-        per_call = float(minutes["a"] or minutes["b"])
+        per_call = float(minutes["a"] or minutes["b"] or minutes["c"])
         rate = value * per_call * per_minute
         said = f"{said}' × '{' '.join(minutes.group().split())}"
     elif spent is not None:  # "5.4M call minutes per month"
@@ -520,6 +523,8 @@ def call_minutes(reading: Reading) -> None:
     else:
         return
     reading.withdraw("requests_per_day")
+    used = ("two values for requests_per_day", *(f"'{m}" for m in _MINUTES.findall(said)))
+    reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(used)]
     ends = tuple(f"← '{c}'" for _, c in calls)  # the calls, said again with their turns
     reading.understood[:] = [u for u in reading.understood if not u.endswith(ends)]
     reading.match = None

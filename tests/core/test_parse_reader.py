@@ -860,3 +860,10 @@ def test_a_table_peak_divided_by_the_ratio_the_table_gives(catalog: Catalog) -> 
                    "| Peak-to-average ratio | 4 |\n| Target accelerator | NVIDIA B200 |", catalog)
     assert parsed.fields["requests_per_day"] == pytest.approx(120 * 86400 / 4)
     assert not any("wins over" in a for a in parsed.ambiguities)
+
+
+def test_calls_with_their_average_minutes_and_turns_a_minute(catalog: Catalog) -> None:
+    parsed = parse("Voice agent: 25k calls/day, avg 4 minutes, ~5 turns per minute. gpt-oss-120b "
+                   "on H100, TTFT under 500 ms.", catalog)
+    assert parsed.fields["requests_per_day"] == 500_000
+    assert parsed.ambiguities == []
