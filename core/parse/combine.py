@@ -176,13 +176,15 @@ def combine(lex: list[Tok]) -> list[Tok]:
             ):
                 t = Tok("OUT", t.text, None, t.start, t.end)  # "completions ~250": their length
                 kind = "OUT"
-        if kind == "OUT" and at(i + 1) == "NUM" and at(i + 2) == "REQUESTS":
-            i += 1  # "answers ~40,000 tickets a day": the verb, not an output length
+        volume = at(k := _after_fillers(lex, i + 1)) == "NUM" and at(k + 1) == "REQUESTS"
+        if kind == "OUT" and volume:
+            i += 1  # "answers ~40,000 tickets a day", "answers: 60M queries a month": a volume
             continue
         if kind in _DIRECTION_WORDS and _before(lex, i) != "NUM" and not _counted(out):
             k = _after_fillers(lex, i + 1)
-            if k > i + 1 and at(k) == "NUM" and at(k + 1) in _DIRECTION_WORDS:
-                i += 1  # "each answer is ~5k reasoning + 1k visible": the number's own word wins
+            own = at(k + 1) in _DIRECTION_WORDS and (k > i + 1 or at(k + 2) == "TOKENS")
+            if at(k) == "NUM" and own:  # "each answer is ~5k reasoning + 1k visible", "each
+                i += 1  # answer ~450 visible tokens": the number's own word wins
                 continue
         answer = kind == "OUT" and t.text.lower() == "answer"
         if answer and at(i + 1) == FILLER and lex[i + 1].text == ":":

@@ -867,3 +867,22 @@ def test_calls_with_their_average_minutes_and_turns_a_minute(catalog: Catalog) -
                    "on H100, TTFT under 500 ms.", catalog)
     assert parsed.fields["requests_per_day"] == 500_000
     assert parsed.ambiguities == []
+
+
+def test_answers_said_as_a_volume_and_each_answers_visible_and_reasoning_tokens(
+    catalog: Catalog,
+) -> None:
+    got = fields("Hooli search answers: 60M queries a month, each answer ~450 visible tokens plus "
+                 "~1,200 reasoning tokens. R1 on GB200.", catalog)
+    assert (got["requests_per_day"], got["output_tokens"], got["reasoning_tokens"]) == (
+        2_000_000, 450, 1200)
+
+
+@pytest.mark.parametrize(
+    "said", ["Each contract = one summarization call", "a turn every 10 s, 36 turns per call"]
+)
+def test_each_or_every_before_a_term_word_or_a_time_is_no_term_or_latency(
+    catalog: Catalog, said: str
+) -> None:
+    parsed = parse(f"Qwen2.5-72B on MI300X, 250k calls a month. {said}.", catalog)
+    assert "term_months" not in parsed.fields and "max_ttft_s" not in parsed.fields
