@@ -111,9 +111,10 @@ _FOREIGN: dict[str, str] = {
     "IN": "eingabe entrée entrées entrada entradas ingresso wejścia wejściowych giriş invoer",
     "TOKENS": "jetons tokenów tokeny tokenı tokeni",
     "CONTEXT": "kontext contexte contexto",
-    "PEAK": "spitzenlast lastspitze spitze pic pico picos picchi picco piek pieken szczyt",
+    "PEAK": "spitzenlast lastspitze spitze pic pico picos picchi picco piek pieken szczyt "
+    "toppen topp",
     "AVG": "durchschnitt durchschnittlich moyenne promedio média media gemiddeld gemiddelde "
-    "średnio średnia ortalama",
+    "średnio średnia ortalama snittet genomsnitt genomsnittet",
     "CONCURRENT": "gleichzeitig gleichzeitige gleichzeitigen simultanés simultanées "
     "simultáneos simultáneas simultâneos simultâneas concurrentes samtidiga",
     "USER": "nutzer benutzer utilisateurs usuarios usuários",

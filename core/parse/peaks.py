@@ -82,13 +82,15 @@ _FRACTION_OF_PEAK = re.compile(
 """The same said with a fraction, after a rate at the peak: "…, a third of that on average"."""
 _PARTS = {"half": 2.0, "third": 3.0, "quarter": 4.0, "fifth": 5.0}
 _FRACTION_ABROAD = re.compile(
-    r"\b(?:média|media|promedio)\b[^.;!?\n\d]{0,40}?\b(?P<part>metade|la\s+mitad|um\s+terço"
-    r"|un\s+tercio|la\s+metà|un\s+terzo)\s+(?:disso|de\s+eso|do\s+pico|del\s+pico|di\s+questo)\b",
+    r"\b(?:média|media|promedio|snittet|genomsnittet)\b[^.;!?\n\d]{0,40}?\b(?P<part>metade"
+    r"|la\s+mitad|um\s+terço|un\s+tercio|la\s+metà|un\s+terzo|hälften|en\s+tredjedel)\s+"
+    r"(?:disso|de\s+eso|do\s+pico|del\s+pico|di\s+questo|av\s+det|av\s+toppen)\b",
     re.IGNORECASE,
 )
-"""The same in Portuguese, Spanish and Italian: "a média fica em mais ou menos metade disso"."""
-_ABROAD_PARTS = dict.fromkeys(("metade", "mitad", "metà"), 2.0) | dict.fromkeys(
-    ("terço", "tercio", "terzo"), 3.0
+"""The same in Portuguese, Spanish, Italian and Swedish: "a média fica em mais ou menos metade
+disso", "snittet över dygnet är ungefär en tredjedel av det"."""
+_ABROAD_PARTS = dict.fromkeys(("metade", "mitad", "metà", "hälften"), 2.0) | dict.fromkeys(
+    ("terço", "tercio", "terzo", "tredjedel"), 3.0
 )
 _COLON_RATIO = re.compile(
     r"\b(?P<a>avg|average|mean|peak)\s*(?::|/|-to-|\s+to\s+)\s*(?P<b>avg|average|mean|peak)\b"
@@ -138,7 +140,7 @@ def share_of_peak(reading: Reading) -> int | None:
     reading.values["peak_to_average"] = ratio
     reading.understood.append(f"peak {ratio:.3g}x the average ← '{said}'")
     back = found.groupdict().get("back") or found.group().lower().endswith(
-        ("that", "this", "it", "disso", "eso", "questo")
+        ("that", "this", "it", "disso", "eso", "questo", "det")
     )
     return found.start() if back else None
 

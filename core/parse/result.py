@@ -189,7 +189,9 @@ def shared_model(reading: Reading, whole: str, catalog: Catalog) -> None:
 
 _ASKS_ABOUT = re.compile(
     r"\b(?:supported|support|better|which\s+one|vs\.?|versus|compatible|does\s+it\s+run)\b[^.!]*\?"
-    r"|\b(?:look|looks)\s+(?:good|great|faster|better)\b",
+    r"|\b(?:look|looks)\s+(?:good|great|faster|better)\b"
+    r"|\b(?:runs?|works?)\s+on\s+[^.!?]{1,30}?\bat\s+all\b"
+    r"|\b(?:catalog|catalogue)\b[^.!]*\?",
     re.IGNORECASE,
 )
 """A model on a GPU asked about, not to be sized: "H100 vs H200 for Llama 70B, which one is
@@ -224,13 +226,14 @@ def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
         return "scenario"
     if any(values.get(k) is not None for k in DEMAND):
         return "traffic"  # targets or growth with no volume yet: a sizing that asks for it
+    asked = want is None and reading.gpu_ids and values.get("model") is not None
+    if asked and _ASKS_ABOUT.search(reading.text):
+        return "unknown"  # "Is Llama 405B supported on MI300X?": a question, no sizing
     if reading.gpu_count and values.get("model") is not None:
         return "scenario"  # "Llama 70B on 8x H200"
     if any(values.get(k) is not None for k in PER_REQUEST):
         return "traffic"  # "700 in / 120 out, Llama 8B on L40S": a sizing short of its volume
     if reading.gpu_ids and values.get("model") is not None:
-        if want is None and _ASKS_ABOUT.search(reading.text):
-            return "unknown"  # "Is Llama 405B supported on MI300X?": a question, no sizing
         if want is None and any(values.get(k) is not None for k in LEASE_TERMS):
             return "traffic"  # a deal's price and term with no batch: a sizing asking its volume
         return want or "scenario"  # "Llama 70B on H200": the smallest count that holds it, said

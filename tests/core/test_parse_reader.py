@@ -886,3 +886,19 @@ def test_each_or_every_before_a_term_word_or_a_time_is_no_term_or_latency(
 ) -> None:
     parsed = parse(f"Qwen2.5-72B on MI300X, 250k calls a month. {said}.", catalog)
     assert "term_months" not in parsed.fields and "max_ttft_s" not in parsed.fields
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["fwd: Can you tell us if Mixtral runs on L40S at all? We have four of them on-prem.",
+     "We upgraded vLLM and our H100 boxes look faster on Mixtral 8x7B. Does your catalog "
+     "already include that?"],
+)
+def test_a_question_about_a_model_on_a_gpu_is_no_sizing(catalog: Catalog, text: str) -> None:
+    assert parse(text, catalog).kind == "unknown"
+
+
+def test_swedish_peak_and_an_average_a_third_of_it(catalog: Catalog) -> None:
+    got = fields("Toppen är 90 req/s kl. 14.00–16.00, snittet över dygnet är ungefär en "
+                 "tredjedel av det. DeepSeek-V3, H100.", catalog)
+    assert (got["requests_per_day"], got["peak_to_average"]) == (90 * 86400 / 3, 3.0)
