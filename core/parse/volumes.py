@@ -290,13 +290,60 @@ def _clock_window(reading: Reading, name: str) -> tuple[re.Match[str], int] | No
     found = _CLOCK.search(reading.text, end, end + 60)
     if found is None or not _CLOCK_CUE.match(reading.text, end, found.end()):
         return None
+    hours = _clock_hours(found)
+    return (found, hours) if hours is not None else None
+
+
+def _clock_hours(found: re.Match[str]) -> int | None:
+    """The hours from a span's start to its end ("9am-5pm": 8, "08:00–20:00": 12)."""
     start, stop = int(found["a"]), int(found["b"])
     if (found["bp"] or "").lower() == "pm" and stop < 12:
         stop += 12
     if (found["ap"] or "").lower() == "pm" and start < 12:
         start += 12
     hours = stop - start
-    return (found, hours) if 1 <= hours < 24 and stop <= 24 else None
+    return hours if 1 <= hours < 24 and stop <= 24 else None
+
+
+_THE_REST = re.compile(
+    r"\b(?:overnight|at\s+night|nights?|off[\s-]?peak|outside\s+(?:those|these|that|business)"
+    r"|the\s+other\s+(?P<n>\d{1,2})\s+(?:hours|hrs|h)|the\s+rest\s+of\s+the\s+(?:day|time))\b",
+    re.IGNORECASE,
+)
+"""The hours a second rate runs: "overnight it's ~5M per hour", "the other 12 hours ~10 req/s"."""
+
+
+def _day_and_night(reading: Reading, name: str) -> bool:
+    """Two rates of one volume, one over a span of the clock and one over the rest of the
+    day ("Busy hours 8am–8pm run ~50 req/s; the other 12 hours ~10 req/s"): the day is
+    the sum of both, and its peak the busy rate over that day's average."""
+    said = [(v, m) for n, v, m in reading.quantities if n == name]
+    if len(said) != 2:
+        return False
+    (busy, first), (quiet, second) = said
+    start = second.toks[0].start
+    rest = _THE_REST.search(reading.text, max(first.toks[-1].end, start - 40), start + 1)
+    if rest is None or not _SUB_DAILY.search(reading.said(second)) or quiet >= busy:
+        return False
+    window = _CLOCK.search(reading.text, max(0, first.toks[0].start - 40), first.toks[-1].end + 40)
+    hours = _clock_hours(window) if window is not None else None
+    if hours is None and rest["n"]:
+        hours = 24 - int(rest["n"])
+    if hours is None or not 1 <= hours < 24:
+        return False
+    daily = busy * hours / 24 + quiet * (24 - hours) / 24
+    reading.values[name] = daily
+    reading.understood.append(
+        f"{compact(daily)} {UNITS[name]}: '{reading.said(first)}' for {hours} hours and "
+        f"'{reading.said(second)}' for the other {24 - hours}"
+    )
+    twice = f"two values for {name}"
+    reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
+    if reading.values.get("peak_to_average") is None:
+        ratio = busy / daily
+        reading.values["peak_to_average"] = ratio
+        reading.assume(f"peak {ratio:.3g}x the day's average: the busy hours' rate over the day's")
+    return True
 
 
 def active_hours(reading: Reading) -> None:
@@ -311,6 +358,8 @@ def active_hours(reading: Reading) -> None:
     lower = reading.lower
     if not rates:
         return  # only a rate said per second, minute or hour can run some hours a day
+    if any(_day_and_night(reading, name) for name in rates):
+        return
     found = None
     for hint in _H_HINT.finditer(lower):  # "12-hour", "12 hours a day": then the phrase
         found = _ACTIVE_HOURS.search(reading.text, max(0, hint.start() - 25), hint.end() + 30)

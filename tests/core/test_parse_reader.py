@@ -902,3 +902,29 @@ def test_swedish_peak_and_an_average_a_third_of_it(catalog: Catalog) -> None:
     got = fields("Toppen är 90 req/s kl. 14.00–16.00, snittet över dygnet är ungefär en "
                  "tredjedel av det. DeepSeek-V3, H100.", catalog)
     assert (got["requests_per_day"], got["peak_to_average"]) == (90 * 86400 / 3, 3.0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Busy hours 8am–8pm run ~50 req/s; the other 12 hours ~10 req/s. Qwen3-30B-A3B",
+     "Day traffic: 50 QPS from 08:00 to 20:00. Night: 10 QPS from 20:00 to 08:00. Qwen3-30B-A3B",
+     "Daytime (8am–8pm) they do ~50 requests per second; overnight it's ~10 requests per "
+     "second. Qwen3-30B-A3B"],
+)
+def test_a_busy_rate_and_a_quiet_one_make_the_day_between_them(
+    catalog: Catalog, text: str
+) -> None:
+    got = fields(text, catalog)
+    assert got["requests_per_day"] == pytest.approx((50 * 12 + 10 * 12) * 3600)
+    assert got["peak_to_average"] == pytest.approx(50 / 30)
+
+
+@pytest.mark.parametrize(
+    ("said", "ratio"),
+    [("The peak-to-average ratio of the workload is 1.8", 1.8), ("P:A 2.2", 2.2),
+     ("peak loads of 2.5 times the sustained load", 2.5),
+     ("the p99 minute is 310 req/s", 310 / 90)],
+)
+def test_more_ways_to_say_the_peak(catalog: Catalog, said: str, ratio: float) -> None:
+    got = fields(f"Qwen3-235B, avg 90 requests per second, {said}.", catalog)
+    assert got["peak_to_average"] == pytest.approx(ratio)
