@@ -38,6 +38,12 @@ _A_TIME_OF_DAY = re.compile(
 )
 """A multiple said of a time of day ("3x that in the first half hour after the open", "2.5x
 that from 7–11pm"): a peak over the day's average, not a later volume."""
+_DURING_AN_EVENT = re.compile(
+    r"\b(?:during|at|over)\s+(?:the\s+)?(?:close|open|launch|month[\s-]end|quarter[\s-]end"
+    r"|year[\s-]end|black\s+friday|sale|sales|campaign)\b"
+)
+"""A multiple the load runs at during an event ("5x that and they can't queue during
+close"): a peak over the day's average, sized through the ratio."""
 _OVERHEAD = re.compile(r"\b(?:retr(?:y|ies)|overhead|re-?runs?)\b")
 """What adds to today's load, not a later one: "tool-call retries add another 10% on top"."""
 _PEAK_BEFORE = re.compile(r"\b(?:peaks?|peak\s+hour|busiest|busy|spikes?|bursts?)\b[^.;!?\n]*$")
@@ -89,7 +95,8 @@ def later(reading: Reading) -> None:
         factor = 1 + float(found["pct"]) / 100  # "add 20% on top of that"
     else:
         factor = float(found["n"]) if found["n"] else _FACTOR_WORDS[found["word"]]
-    if found["tail"] and _A_TIME_OF_DAY.match(found["tail"]):
+    tail = found["tail"] or ""
+    if tail and (_A_TIME_OF_DAY.match(tail) or _DURING_AN_EVENT.search(tail)):
         if "peak_to_average" not in reading.values and 1 < factor <= 50:
             said = " ".join(text[found.start() : found.end()].split())
             reading.values["peak_to_average"] = factor  # "3x that in the first half hour"

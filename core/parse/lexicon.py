@@ -181,6 +181,8 @@ _ADVERBS: dict[str, str] = {
     "mensuelle": "month",
     "mensual": "month",
     "mensuales": "month",
+    "weekdays": "day",  # "Weekdays are ~1.4M requests": each weekday's ("the weekday
+    # average" is no time: a peak 2x of it is no peak 2x of the week's)
     "dziennie": "day",
     "miesięcznie": "month",
     "günde": "day",
@@ -318,6 +320,11 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("peak", "ratio"): "P2A",
     ("peak", "multiplier"): "P2A",
     ("daily", "total"): "AVG",
+    ("whole", "day"): "AVG",  # "the whole day comes to about 480k": the day's volume
+    ("full", "day"): "AVG",
+    ("entire", "day"): "AVG",
+    ("comes", "to"): FILLER,
+    ("adds", "up", "to"): FILLER,
     ("steady", "state"): "AVG",
     ("steady", "-", "state"): "AVG",
     ("daily", "volume"): "AVG",

@@ -39,7 +39,9 @@ _PEAK_SAID = re.compile(
 )
 """Words before a rate that make it the peak where no peak word stands beside it."""
 _OWN_UNIT = frozenset({"REQUESTS", "TOKENS", "OUT", "IN"})
-_DAILY = re.compile(r"\bdaily\s+(?:total|volume)\b[^\d]*$", re.IGNORECASE)
+_DAILY = re.compile(
+    r"\b(?:daily\s+(?:total|volume)|(?:whole|full|entire)\s+day)\b[^\d]*$", re.IGNORECASE
+)
 MAX_RATIO = 50.0
 """A peak this many times its average is no peak and average of one volume."""
 REACH = 3
@@ -99,6 +101,12 @@ _COLON_RATIO = re.compile(
 )
 """A ratio said with a colon, either way round: "avg:peak is 1:4", "peak:avg 3:1"."""
 _RATIO_DIGITS = re.compile(r"\s*:\s*\d")
+_FLAT = re.compile(
+    r"\bflat\s+(?:all\s+day|around\s+the\s+clock|24/7|24x7|day\s+and\s+night|through(?:out)?\s+"
+    r"the\s+day)\b|\bno\s+(?:real\s+|daily\s+)?(?:peaks?|spikes?|peak\s+hours?)\b(?!\s+(?:is|of|at))",
+    re.IGNORECASE,
+)
+"""Traffic said to have no peak: "150 QPS, flat all day", "no real peaks"."""
 
 
 def share_of_peak(reading: Reading) -> int | None:
@@ -108,6 +116,11 @@ def share_of_peak(reading: Reading) -> int | None:
     if "peak_to_average" in reading.values:
         return None
     text = reading.text
+    flat = _FLAT.search(text) if "flat" in reading.lower or "no " in reading.lower else None
+    if flat is not None:
+        reading.values["peak_to_average"] = 1.0
+        reading.understood.append(f"no peak (1x the average) ← '{' '.join(flat.group().split())}'")
+        return None
     found = _SHARE_OF_PEAK.search(text) if "%" in text else None
     hour = _HOUR_SHARE.search(text) if found is None and "%" in text else None
     if hour is not None and 100 / 24 < float(hour["pct"]) < 100:
@@ -234,8 +247,8 @@ def _elliptic(toks: list[Tok], last: int, covered: set[int]) -> tuple[Tok, str] 
 
 
 _AT_PEAK = re.compile(
-    r"\b(?:fixed|sized?|set|run|provisioned?|price[ds]?|quoted?)\s+(?:it\s+|the\s+deployment\s+)?"
-    r"(?:at|for)\s+the\s+peak\b",
+    r"\b(?:fixed|sized?|set|run|provisioned?|price[ds]?|quoted?|estimated?)\s+"
+    r"(?:it\s+|the\s+deployment\s+)?(?:at|for)\s+the\s+peak\b",
     re.IGNORECASE,
 )
 """A deployment asked for at its peak concurrency, not its average."""

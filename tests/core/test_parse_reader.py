@@ -928,3 +928,31 @@ def test_a_busy_rate_and_a_quiet_one_make_the_day_between_them(
 def test_more_ways_to_say_the_peak(catalog: Catalog, said: str, ratio: float) -> None:
     got = fields(f"Qwen3-235B, avg 90 requests per second, {said}.", catalog)
     assert got["peak_to_average"] == pytest.approx(ratio)
+
+
+def test_flat_traffic_has_no_peak(catalog: Catalog) -> None:
+    parsed = parse("Stark: llama 3.1 8b for autocomplete. 150 QPS, flat all day.", catalog)
+    assert parsed.fields["peak_to_average"] == 1.0
+    assert any("no peak" in u for u in parsed.understood)
+
+
+def test_a_busiest_hour_and_the_whole_days_count(catalog: Catalog) -> None:
+    got = fields("Busiest hour is 50k requests; the whole day comes to about 480k. Qwen3-32B",
+                 catalog)
+    assert (got["requests_per_day"], got["peak_to_average"]) == (480_000, 2.5)
+
+
+def test_weekdays_count_a_day_and_a_close_running_at_a_multiple_is_a_peak(
+    catalog: Catalog,
+) -> None:
+    weekdays = fields("Weekdays are ~1.4M requests, weekends drop to ~300k. gpt-oss-120b", catalog)
+    assert weekdays["requests_per_day"] == 1_400_000
+    close = fields("Averaged across the month it's 20k req/day, but the finance close runs at 5x "
+                   "that and they can't queue during close. Mixtral 8x7B", catalog)
+    assert (close["requests_per_day"], close["peak_to_average"]) == (20_000, 5.0)
+
+
+def test_a_fixed_deployment_estimated_at_its_peak_concurrency(catalog: Catalog) -> None:
+    got = fields("16x H200 running GLM-5. Average concurrency is ~40, but it peaks at 110 "
+                 "concurrent around 8pm. Estimate at the peak concurrency.", catalog)
+    assert got["concurrency"] == 110
