@@ -35,8 +35,11 @@ _MARKER = re.compile(
     r"|i\s+think|probably)\b[\s,.;:!?…—–~≈-]*)+$",
     re.IGNORECASE,
 )
-_UNIT_THEN_MARKER = re.compile(r"^(?:\s*/?\s*[^\W\d][\w-]*){1,2}?\s*[,;:!…—–-]")
-"""A unit between a figure and a correction ("$7.87/hr, sorry, $7.50"): skipped."""
+_UNIT_THEN_MARKER = re.compile(
+    r"^(?:\s*/?\s*[^\W\d][\w-]*){1,2}?\s*(?:[,;:!…—–-]|\.(?=\s*no\s*[—–,-]))"
+)
+"""A unit between a figure and a correction ("$7.87/hr, sorry, $7.50"), skipped; a sentence
+may end before a bare "no" ("term is 24 months. no — 30")."""
 _SPACES = re.compile(r"^\s*$")
 _STRONG = re.compile(
     r"\b(?:no|nope|sorry|oops|whoops|ugh|wait|actually|correction|edit|i\s+meant?|make\s+(?:that|it)"
@@ -140,6 +143,8 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
                 if _period_only(toks, owner, b):  # "20% a month — sorry, 20% a QUARTER"
                     owner, b = owner + 1, b + 1
                     second = toks[b]
+                elif _periods_differ(toks, owner, b):  # "5% a month — no, 15% a quarter"
+                    _replace(toks, owner + 1, b + 1, text[toks[owner + 1].start : toks[b + 1].end])
                 _replace(toks, owner, b, text[toks[owner].start : second.end])
                 absorbed[b] = owner
         elif _BUT.match(between) and _NOT_BEFORE.search(
@@ -149,6 +154,7 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
             second.note = f"'{said}': read as a correction, {second.text} in place of {first.text}"
             _drop(toks, a)  # "not 16 but 24"
     _restated(toks, text)
+    _said_over(toks, text)
     _renamed(toks, text)
     _sided(toks, text)
     return toks
@@ -219,14 +225,59 @@ def _too_few(toks: list[Tok], text: str) -> None:
                 _drop(toks, k + 1)
 
 
+_OVER = re.compile(
+    r"\b(?:wait|scratch\s+that|make\s+(?:that|it)|i\s+meant|correction|oops|my\s+bad)\b"
+    r"[^\d.;!?\n]{0,60}$",
+    re.IGNORECASE,
+)
+"""A strong correction and the words before the new figure: "— wait, that was last
+quarter's number, they're at 650k", "— scratch that, they capped it at 96"."""
+_SENTENCE_END = re.compile(r"(?<!\.)[.!?](?!\.)\s+[A-Z]")
+END = "END"
+_OWN_UNITS = frozenset(
+    {"REQUESTS", "TOKENS", "OUT", "IN", "INS", "OUTS", "REASON", "GPU", "GPUWORD", "CONCURRENT"}
+    | {"TIME", "PER_TIME", "USER", "AVG", "PEAK"}
+)
+"""Terminals after a figure that make it a fact of its own, not a corrected one's value."""
+
+
+def _said_over(toks: list[Tok], text: str) -> None:
+    """A figure said after a strong correction and a few words ("… make that sixteen"):
+    the figure of its kind said last before the correction takes its value, wherever the
+    correction's own words put it."""
+    figures = [k for k, t in enumerate(toks) if _kind(t) in ("n", "$", "%")]
+    for n, b in enumerate(figures):
+        new = toks[b]
+        marker = _OVER.search(text, max(0, new.start - 80), new.start)
+        if marker is None or n == 0:
+            continue
+        a = figures[n - 1]
+        old = toks[a]
+        if _kind(old) != _kind(new) or old.value == new.value or old.note or new.note:
+            continue  # corrected already, or said again as it was
+        if old.end > marker.start() or marker.start() - old.end > 120:
+            continue
+        if _SENTENCE_END.search(text, old.end, marker.start() + 1):
+            continue  # "TTFT under 1 s. Oops, 60k an hour": it corrects another sentence's
+        after_old = toks[a + 1].type if a + 1 < len(toks) else BREAK
+        after_new = toks[b + 1].type if b + 1 < len(toks) else END
+        if after_new != after_old and after_new in _OWN_UNITS:
+            continue  # "wait, they also want 2M requests a day": a new fact, not a correction
+        _replace(toks, a, b, text[old.start : new.end])
+
+
 def _period_only(toks: list[Tok], a: int, b: int) -> bool:
     """Whether a correction says the same figure over another time: then the time is what
     it corrects."""
-    if toks[a].value != toks[b].value or b + 1 >= len(toks):
+    return toks[a].value == toks[b].value and _periods_differ(toks, a, b)
+
+
+def _periods_differ(toks: list[Tok], a: int, b: int) -> bool:
+    """Whether the old figure and the new are each said over a time, and the times differ."""
+    if b + 1 >= len(toks):
         return False
-    return toks[a + 1].type == toks[b + 1].type == "PER_TIME" and toks[a + 1].value != toks[
-        b + 1
-    ].value
+    old, new = toks[a + 1], toks[b + 1]
+    return old.type == new.type == "PER_TIME" and old.value != new.value
 
 
 def _same(a: Tok, b: Tok) -> bool:

@@ -956,3 +956,32 @@ def test_a_fixed_deployment_estimated_at_its_peak_concurrency(catalog: Catalog) 
     got = fields("16x H200 running GLM-5. Average concurrency is ~40, but it peaks at 110 "
                  "concurrent around 8pm. Estimate at the peak concurrency.", catalog)
     assert got["concurrency"] == 110
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Llama 3.1 405B on H200: 500k requests/day — wait, that was last quarter's number, "
+         "they're at 650k now.", "requests_per_day", 650_000),
+        ("16x MI355X, GLM-5, concurrency 128 — scratch that, they capped it at 96 in the load "
+         "balancer.", "concurrency", 96),
+        ("Price out twelve H100s for Mixtral 8x7B... make that sixteen, they want headroom.",
+         "gpus", 16),
+        ("Qwen3-30B-A3B, 1.1M requests a day, H100. term is 24 months. no — 30.", "term_months",
+         30),
+    ],
+)
+def test_a_correction_a_few_words_before_its_figure(
+    catalog: Catalog, text: str, field: str, value: float
+) -> None:
+    parsed = parse(text, catalog)
+    assert parsed.fields[field] == value
+    assert any("read as a correction" in a for a in parsed.assumed)
+
+
+def test_a_correction_of_another_fact_leaves_a_figure_before_it(catalog: Catalog) -> None:
+    ttft = fields("Qwen3-32B: 60k requests/day, TTFT under 1 s. Oops, 60k an hour, not a day.",
+                  catalog)
+    assert (ttft["max_ttft_s"], ttft["requests_per_day"]) == (1.0, 60_000 * 24)
+    side = fields("gpt-oss-120b, 40 rps avg over 24h. priya: actually make it 45 avg", catalog)
+    assert side["requests_per_day"] == 45 * 86400
