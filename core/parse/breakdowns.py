@@ -114,7 +114,8 @@ def _parts(text: str, start: int) -> list[tuple[str, float]]:
 
 
 _MORE_PARTS = re.compile(
-    r"(?:[ \t]*,[ \t]*(?:and[ \t]+)?(?P<name>[A-Za-z][\w-]{0,15})[ \t]+~?(?P<n>\d[\d,.]*)(?![,.]\d)"
+    r"(?:[ \t]*,[ \t]*(?:and[ \t]+)?(?P<name>[A-Za-z][\w-]{0,15}(?:[ \t]+[A-Za-z][\w-]{0,15}){0,2})"
+    r"[ \t]+~?(?P<n>\d[\d,.]*)(?![,.]\d)"
     r"[ \t]*(?P<scale>[kKmMbB])?(?=[ \t]*(?:[,.;)\n]|and\b|$)))"
 )
 _MORE_LINES = re.compile(
@@ -122,7 +123,11 @@ _MORE_LINES = re.compile(
     r"(?P<n>\d[\d,.]*)[ \t]*(?P<scale>[kKmMbB])?[ \t]*(?=\n|$)"
 )
 """A bulleted part on a line of its own, after the rate's line: "• email drafting: 150k"."""
-_TOGETHER = re.compile(r"\b(?:combined|together|in\s+all|altogether|total|sum)\b", re.IGNORECASE)
+_TOGETHER = re.compile(
+    r"\b(?:combined|together|in\s+all|altogether|total|sum|add\s+(?:them|those|these|it\s+all)\s+up"
+    r"|adds?\s+up)\b",
+    re.IGNORECASE,
+)
 
 
 def listed(text: str, said: str, value: float) -> tuple[float, str] | None:

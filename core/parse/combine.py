@@ -176,6 +176,9 @@ def combine(lex: list[Tok]) -> list[Tok]:
             ):
                 t = Tok("OUT", t.text, None, t.start, t.end)  # "completions ~250": their length
                 kind = "OUT"
+        if kind == "API" and out and out[-1].type == "NUM" and at(i + 1) == "REQUESTS":
+            i += 1  # "85,000 API calls/day": the calls are to an API, and they are the volume
+            continue
         volume = at(k := _after_fillers(lex, i + 1)) == "NUM" and at(k + 1) == "REQUESTS"
         if kind == "OUT" and volume:
             i += 1  # "answers ~40,000 tickets a day", "answers: 60M queries a month": a volume

@@ -34,7 +34,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "OUT": (
         "",
         "output outputs generated generation completion decode decoded visible answer answers "
-        "response responses reply replies osl gen",
+        "response responses reply replies osl gen writes",
     ),
     "OUTS": ("", "out back"),
     "IN": ("", "input inputs prompt prompts prefill isl question questions"),
@@ -65,7 +65,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     ),
     "USER": ("", "user users seat seats agents agent"),
     "TERM": ("", "term lease commitment contract commit"),
-    "GROWTH": ("", "growth grows grow growing increase increases"),
+    "GROWTH": ("", "growth grows grow growing grown grew increase increases increased"),
     "UTIL": ("", "utilization utilisation util utilized utilised busy occupancy"),
     "API": ("", "api apis hosted"),
     "GPUWORD": ("", "gpu gpus cards card accelerators accelerator"),
@@ -241,6 +241,9 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("i", "-", "toks"): "IN",
     ("per", "annum"): "PER_TIME:year",
     ("year", "over", "year"): "PER_TIME:year",
+    ("year", "-", "over", "-", "year"): "PER_TIME:year",
+    ("month", "-", "over", "-", "month"): "PER_TIME:month",
+    ("quarter", "-", "over", "-", "quarter"): "PER_TIME:quarter",
     ("quarter", "over", "quarter"): "PER_TIME:quarter",
     ("inter", "-", "token", "latency"): "TPOT",
     ("time", "per", "output", "token"): "TPOT",

@@ -103,7 +103,11 @@ _SIZE_FOR_ROLLOUT = re.compile(
 _MIX_BEFORE = re.compile(r"\b(?:other|remaining|rest\s+is|rest)\s*[~≈]?\s*$", re.IGNORECASE)
 _NOT_SHARES = frozenset({"utilization", "utilisation", "util", "capacity", "discount", "off"})
 """Words after a percentage that make it no share of a population."""
-_GROWING = re.compile(r"\b(?:grow|grows|growing|growth|increase|increases)\b[^\d%.;!?]*$", re.I)
+_GROWING = re.compile(
+    r"\b(?:grow|grows|growing|growth|grown|grew|increase|increases|increased|rose|risen)\b"
+    r"[^\d%.;!?]*$",
+    re.I,
+)
 _TIMES_BEFORE = re.compile(r"[×x*]\s*[~≈]?\s*$")
 _REQUEST_WORDS = frozenset({"requests", "reqs", "req"})
 _ASKS = frozenset({"turns", "calls", "prompts", "messages", "queries", "questions", "steps"})

@@ -404,12 +404,16 @@ _PART_OF_IT = re.compile(
     r"\s+(?:to|onto|over)\b"
     r"|\b(?P<cached>\d{1,2}(?:\.\d+)?)\s*%\s+(?:of\s+(?:them|those|these|it|[a-z]+)\s+)?(?:are|is)"
     r"\s+(?:cache\s+hits|cached|served\s+from\s+(?:the\s+)?cache)\b"
+    r"|\b(?P<moving>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:the\s+)?(?:calls|requests|traffic|queries"
+    r"|volume|it|that|them)\)?\s+(?:is|are)\s+(?:moving|migrating|going|coming)\s+(?:over\s+)?"
+    r"(?:to|onto)\b"
     r"|\b(?P<slice>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:it|that|this|them)\s+(?:is|are)\b"
     r"(?=[^.;\n]{0,80}?\b(?:slice|portion|part|piece)\s+(?:we|they|to|that)\b)",
     re.IGNORECASE,
 )
 """A share of the volume before it: "… about 8% of it", "only 25% actually reach the LLM",
-"65% of that is the assistant — that's the slice we'd move"."""
+"65% of that is the assistant — that's the slice we'd move", "(about 15% of calls) is moving
+to self-hosted Qwen3-32B"."""
 
 
 _TOKEN_SIDES = ("reason", "think", "prompt", "input", "output", "generat", "completion", "token")
@@ -465,7 +469,7 @@ def part_of_a_total(reading: Reading) -> None:
         elif found["cached"]:
             share = 1 - float(found["cached"]) / 100  # "30% are cache hits": 70% reach it
         else:
-            share = float(found["pct"] or found["reach"] or found["slice"]) / 100
+            share = float(found["pct"] or found["reach"] or found["slice"] or found["moving"]) / 100
         _take_share(reading, name, value, share, " ".join(found.group().split()))
         return
 

@@ -985,3 +985,28 @@ def test_a_correction_of_another_fact_leaves_a_figure_before_it(catalog: Catalog
     assert (ttft["max_ttft_s"], ttft["requests_per_day"]) == (1.0, 60_000 * 24)
     side = fields("gpt-oss-120b, 40 rps avg over 24h. priya: actually make it 45 avg", catalog)
     assert side["requests_per_day"] == 45 * 86400
+
+
+def test_calls_to_an_api_grown_year_over_year(catalog: Catalog) -> None:
+    got = fields("> Current usage: 85,000 API calls/day to our Kimi K2.5 endpoint. Usage has grown "
+                 "50% year-over-year and we expect that to continue.", catalog)
+    assert got["requests_per_day"] == 85_000
+    assert got["monthly_growth"] == pytest.approx(1.5 ** (1 / 12) - 1)
+
+
+def test_the_share_of_calls_moving_over(catalog: Catalog) -> None:
+    got = fields("Total platform traffic is 5M requests/day, but only the Insights feature (about "
+                 "15% of calls) is moving to self-hosted Qwen3-32B. H200.", catalog)
+    assert got["requests_per_day"] == pytest.approx(750_000)
+
+
+def test_apps_of_several_words_listed_after_a_rate_add_up(catalog: Catalog) -> None:
+    got = fields("Three apps going onto one cluster, so add them up: search summaries 180k "
+                 "req/day, support bot 95k, internal copilot 25k. Qwen3-30B-A3B", catalog)
+    assert got["requests_per_day"] == 300_000
+
+
+def test_the_tokens_a_model_thinks_then_writes(catalog: Catalog) -> None:
+    got = fields("R1 for grading: 30k submissions a day, one call each; the model thinks for ~4k "
+                 "tokens then writes a ~200 token verdict.", catalog)
+    assert (got["reasoning_tokens"], got["output_tokens"]) == (4000, 200)
