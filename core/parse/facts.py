@@ -39,6 +39,9 @@ months", "live within 2 months")."""
 _WINDOW_NOUNS = ("pilot", "trial", "test", "poc", "period", "window", "run", "spike", "sample")
 _PAST = re.compile(r"\b(?:last|past|previous|trailing)\s*$", re.I)
 _EACH_ONE = re.compile(r"\b(?:each|every|per|one)\s+$", re.I)
+_COUNT_AFTER = re.compile(
+    r"\s*(?:[a-z]+\s+)?(?:pages|docs|documents|clauses|items|files|lines)\b", re.I
+)
 _LEASING = re.compile(r"\b(?:renew\w*|lease|sign\w*|commit\w*|contract)\b", re.I)
 _OPTION = re.compile(
     r"\b(?:extend\w*(?:\s+\w+)?\s+by|extension\s+of|option(?:al)?\s+\w*)\s*$", re.I
@@ -538,6 +541,8 @@ def _tpot(r: Reading, m: Match, toks: list[Tok]) -> None:
 def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
     if _EACH_ONE.search(r.text, max(0, m.toks[0].start - 8), m.toks[0].start):
         return  # "Each contract = one summarization call": a count of contracts, no lease
+    if not _has(m.toks, "TIME") and _COUNT_AFTER.match(r.text, m.toks[-1].end):
+        return  # "a contract is ~40 pages": a count of something, no term
     if _has(m.toks, "ONDEMAND"):
         r.put("term_months", 0, "on-demand (no term)")
         return

@@ -311,12 +311,30 @@ def _run_today(reading: Reading, gpu: str) -> bool:
     return bool(today) and (not moves or today[-1] > moves[-1])  # "want to move off our H100"
 
 
+def counted_today(reading: Reading) -> None:
+    """ "We currently run on 4x A100 … would like to look at H200": the count said with the
+    GPU they run today is their deployment now, not the one asked about."""
+    gpu, ids = reading.counted_gpu, list(dict.fromkeys(reading.gpu_ids))
+    if reading.gpu_count is None or gpu is None or len(ids) < 2:
+        return
+    counted = {g.split(" ← ")[0].split("x ", 1)[-1] for g in reading.gpu_said if "x " in g}
+    said_with = any(g.startswith(f"GPU {reading.gpu_count}x ") for g in reading.gpu_said)
+    if counted != {gpu} or not said_with:
+        return  # "existing 16x H100 … a quote on 32x B300": the count is the new one's
+    if _today_after(reading, gpu) or _run_today(reading, gpu):
+        reading.assume(f"{reading.gpu_count}x {gpu}: what they run today, not the deployment")
+        reading.gpu_count = None
+        reading.gpu_said[:] = [g for g in reading.gpu_said if not g.startswith(f"GPU {gpu}")]
+
+
 _TODAY_AFTER = re.compile(r"[\w.-]+s?\s*[,;]?\s*(?:today|now|currently|at\s+the\s+moment)\b", re.I)
 """A GPU named, then "today" or "now": what they run, said after the name."""
 
 
 _MOVE_TO = re.compile(
-    r"\b(?:move\s+to|migrate\s+to|switch\s+to|target|want|on\s+the\s+new|onto)\b", re.I
+    r"\b(?:move\s+to|migrate\s+to|switch\s+to|target|want|on\s+the\s+new|onto"
+    r"|look(?:ing)?\s+at|would\s+like|evaluat\w+|consider\w*)\b",
+    re.I,
 )
 
 
@@ -395,6 +413,7 @@ def parse(text: str, catalog: Catalog, want: Kind | None = None) -> Parsed:
     ``want`` is the kind a command asks for (``cost`` a scenario): a message that reads
     as neither ("llama 70b on h100") is read as that kind, with its defaults said."""
     reading, pairs, cut = understand(text, catalog)
+    counted_today(reading)
     kind = kind_of(reading, pairs, want)
     if kind == "unknown" and want is not None:
         kind = want

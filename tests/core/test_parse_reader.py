@@ -1010,3 +1010,17 @@ def test_the_tokens_a_model_thinks_then_writes(catalog: Catalog) -> None:
     got = fields("R1 for grading: 30k submissions a day, one call each; the model thinks for ~4k "
                  "tokens then writes a ~200 token verdict.", catalog)
     assert (got["reasoning_tokens"], got["output_tokens"]) == (4000, 200)
+
+
+def test_the_count_of_the_gpus_they_run_today_is_no_deployment(catalog: Catalog) -> None:
+    parsed = parse("Our pilot processes 14,000 requests per day on Llama 3.1 70B. We currently run "
+                   "on 4x A100 in our own data center but would like to look at H200.", catalog)
+    assert parsed.kind == "traffic" and parsed.fields["gpu"] == "h200"
+    renewal = fields("existing 16x H100 contract ends in Jan. They want a quote for Kimi K2.5 on "
+                     "32x B300, batch 64.", catalog)
+    assert (renewal["gpus"], renewal["gpu"]) == (32, "b300")
+
+
+def test_a_count_of_pages_after_a_contract_is_no_term(catalog: Catalog) -> None:
+    got = fields("6,000 contracts a day; a contract is ~40 pages. DeepSeek V3 on B200.", catalog)
+    assert "term_months" not in got
