@@ -66,12 +66,59 @@ _WORDS: dict[str, str] = {
     "ヶ月": "months",
     "か月": "months",
     "个月": "months",
+    "日均": "a day",
+    "大概是": "about",
+    "大概": "about",
+    "大约是": "about",
+    "硬件": "hardware",
+    "高峰": "peak",
+    "平均值": "average",
+    "合同期": "term",
+    "合同": "term",
+    "年": " years",
+    "동시 사용자": "concurrent",
+    "동시": "concurrent",
+    "요청": "requests",
+    "일일": "per day",
+    "하루": "per day",
+    "출력": "output",
+    "입력": "input",
+    "토큰": "tokens",
 }
-_TIMES_AVERAGE = re.compile(r"平均\s*[のの的]?\s*(?:約|约)?\s*(\d+(?:\.\d+)?)\s*倍")
+_TIMES_AVERAGE = re.compile(r"平均值?\s*[のの的]?\s*(?:約|约)?\s*(\d+(?:\.\d+)?)\s*倍")
 """"平均の2倍", "平均的3倍": the average's N times, said the English way round."""
 _WORD = re.compile("|".join(sorted(map(re.escape, _WORDS), key=len, reverse=True)))
 _EDGE = re.compile(f"(?<=[{_SCRIPT}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_SCRIPT}])")
 _SCALED = re.compile(r"(?<=\d) (?=[万億亿千])")
+
+
+_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
+_DIGITS["九"] = 9
+_UNITS = {"十": 10, "百": 100, "千": 1000}
+_SCALES = {"万": 10_000, "亿": 100_000_000, "億": 100_000_000}
+_NUMERAL = re.compile(
+    "[零一二两三四五六七八九十百千]+[万亿億]?(?:[零一二两三四五六七八九十百千]+)?(?=[倍年个月天次件秒万亿億名]|\\s*token)"
+    "|[零一二两三四五六七八九十百千]{2,}[万亿億]?"
+)
+"""A figure in Chinese numerals before a counter, scale or unit ("五千万 token", "两倍",
+"两年"), or of two characters or more."""
+_COUNTED = re.compile(r"(\d+)\s*대")
+"""Korean "H100 4대": four of them."""
+
+
+def _numeral(said: str) -> str:
+    """ "五千万" -> "50000000", "两" -> "2", "十二" -> "12"."""
+    total = section = digit = 0
+    for ch in said:
+        if ch in _DIGITS:
+            digit = _DIGITS[ch]
+        elif ch in _UNITS:
+            section += (digit or 1) * _UNITS[ch]
+            digit = 0
+        elif ch in _SCALES:
+            total += (section + digit) * _SCALES[ch]
+            section = digit = 0
+    return str(total + section + digit)
 
 
 def spelled_out(text: str) -> str:
@@ -80,6 +127,8 @@ def spelled_out(text: str) -> str:
     if _ANY.search(text) is None:
         return text
     text = text.replace("、", ", ").replace("。", ". ").replace("，", ", ")
+    text = _COUNTED.sub(r"x\1 ", text)
+    text = _NUMERAL.sub(lambda m: _numeral(m.group()), text)
     text = _TIMES_AVERAGE.sub(r" \1x the average ", text)
     text = _WORD.sub(lambda m: f" {_WORDS[m.group()]} ", text)
     text = _EDGE.sub(" ", text)

@@ -105,7 +105,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
 _FOREIGN: dict[str, str] = {
     "REQUESTS": "anfragen anfrage aufrufe requêtes requête requetes peticiones petición sessões "
     "solicitudes consultas llamadas requisições requisicoes chamadas richieste chiamate "
-    "verzoeken aanvragen zapytań zapytania żądań istek isteği",
+    "verzoeken aanvragen zapytań zapytania żądań istek isteği förfrågningar anrop",
     "OUT": "ausgabe antwort antworten sortie réponse réponses salida respuesta respuestas "
     "saída saida resposta respostas ut uscita risposta wyjścia wyjściowych çıkış uitvoer",
     "IN": "eingabe entrée entrées entrada entradas ingresso wejścia wejściowych giriş invoer",
@@ -120,19 +120,20 @@ _FOREIGN: dict[str, str] = {
     "USER": "nutzer benutzer utilisateurs usuarios usuários",
     "TERM": "laufzeit vertragslaufzeit vertrag durée plazo contrato contrat durata looptijd "
     "contract süre",
-    "GROWTH": "wachstum croissance crecimiento crescimento crescita groei wzrost büyüme",
+    "GROWTH": "wachstum croissance crecimiento crescimento crescita groei wzrost büyüme tillväxt",
     "UTIL": "auslastung zielauslastung utilización",
     "BATCH": "batchgröße batchgrösse lote",
     "PER": "pro par por har za",
     FILLER: "de la le les des du et und pour para con mit avec en sur auf etwa environ unos "
     "cerca el los las y ist das vom der die im schnitt à un une di del della circa ongeveer "
-    "van het een en ok około yaklaşık ve ka ki ke hai mein lagbhag "
+    "van het een en ok około yaklaşık ve ka ki ke hai mein lagbhag ska vara ungefär "
     "は で の を が に と も へ です ます から まで 的 是 在",
 }
 """German, French and Spanish words for the same terminals: the sales team's customers
 write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""
 _FOREIGN_TIME: dict[str, str] = {
-    "day": "tag tage jour jours día dia días dias din giorno giorni dag dagen dzień gün",
+    "day": "tag tage jour jours día dia días dias din giorno giorni dag dagen dzień gün dygn "
+    "dygnet",
     "month": "monat monate mois meses månad månader mahina mahine mese mesi maand maanden "
     "miesiąc miesięcy miesiące ay",
     "year": "jahr jahre ans año años saal anno anni jaar jaren rok lat yıl",
@@ -140,7 +141,7 @@ _FOREIGN_TIME: dict[str, str] = {
     "saat saati",
     "week": "woche wochen semaine semaines semana semanas",
     "quarter": "quartal quartale trimestre trimestres",
-    "second": "sekunde sekunden seconde secondes segundo segundos",
+    "second": "sekunde sekunden seconde secondes segundo segundos sekund sekunder",
 }
 _TIME_WORDS: dict[str, str] = {
     "millisecond": "ms msec millisecond milliseconds",
@@ -271,6 +272,9 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("al", "mes"): "PER_TIME:month",
     ("al", "mese"): "PER_TIME:month",
     ("in", "uscita"): "OUT",  # Italian "token in uscita": output tokens
+    ("tid", "till", "första", "token"): "TTFT",  # Swedish
+    ("tempo", "até", "o", "primeiro", "token"): "TTFT",
+    ("tiempo", "hasta", "el", "primer", "token"): "TTFT",
     ("in", "ingresso"): "IN",
     ("al", "giorno"): "PER_TIME:day",
     ("all'", "ora"): "PER_TIME:hour",

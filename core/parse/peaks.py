@@ -85,7 +85,8 @@ _FRACTION_OF_PEAK = re.compile(
 _PARTS = {"half": 2.0, "third": 3.0, "quarter": 4.0, "fifth": 5.0}
 _FRACTION_ABROAD = re.compile(
     r"\b(?:média|media|promedio|snittet|genomsnittet)\b[^.;!?\n\d]{0,40}?\b(?P<part>metade"
-    r"|la\s+mitad|um\s+terço|un\s+tercio|la\s+metà|un\s+terzo|hälften|en\s+tredjedel)\s+"
+    r"|la\s+mitad|um\s+terço|un\s+tercio|la\s+metà|un\s+terzo|hälften|en\s+tredjedel"
+    r"|um\s+quarto|un\s+cuarto|um\s+quinto|un\s+quinto|en\s+fjärdedel|en\s+femtedel)\s+"
     r"(?:disso|de\s+eso|do\s+pico|del\s+pico|di\s+questo|av\s+det|av\s+toppen)\b",
     re.IGNORECASE,
 )
@@ -93,6 +94,8 @@ _FRACTION_ABROAD = re.compile(
 disso", "snittet över dygnet är ungefär en tredjedel av det"."""
 _ABROAD_PARTS = dict.fromkeys(("metade", "mitad", "metà", "hälften"), 2.0) | dict.fromkeys(
     ("terço", "tercio", "terzo", "tredjedel"), 3.0
+) | dict.fromkeys(("quarto", "cuarto", "fjärdedel"), 4.0) | dict.fromkeys(
+    ("quinto", "femtedel"), 5.0
 )
 _COLON_RATIO = re.compile(
     r"\b(?P<a>avg|average|mean|peak)\s*(?::|/|-to-|\s+to\s+)\s*(?P<b>avg|average|mean|peak)\b"

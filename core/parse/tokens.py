@@ -31,7 +31,8 @@ __all__ = ["Raw", "Scan", "Tok", "raw_pieces", "scan"]
 
 _KV = r"(?P<kv>(?<![\w.=/])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
 _PIECES = (
-    r"(?P<num>(?=[\d.])(?:\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|billions?|mil|mio|mrd|bn|tsd|[kmb]"
+    r"(?P<num>(?=[\d.])(?:\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|milhões|milhão|milioni|milione"
+    r"|miliardi|miljoen|milyon|milyar|billions?|mil|mio|mrd|bn|tsd|[kmb]"
     r"|dollars?|dolar|dólares|usd|eur|euros?|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
     r"|seconds?|secondes?|segundos?|sekunden?)\b|\s?[$€%])"
     r"|(?:(?<=[$€£])|(?<=[$€£] )|(?<=USD )|(?<=usd )|(?<=BRL ))\d+,\d\d(?![\d,])"  # "$ 5,80"

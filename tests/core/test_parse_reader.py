@@ -1024,3 +1024,26 @@ def test_the_count_of_the_gpus_they_run_today_is_no_deployment(catalog: Catalog)
 def test_a_count_of_pages_after_a_contract_is_no_term(catalog: Catalog) -> None:
     got = fields("6,000 contracts a day; a contract is ~40 pages. DeepSeek V3 on B200.", catalog)
     assert "term_months" not in got
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("客户需求：GLM-5，日均输出约五千万 token，高峰大概是平均值的两倍。"
+         "硬件倾向 H20，合同期两年。",
+         {"output_tokens_per_day": 5e7, "peak_to_average": 2.0, "term_months": 24}),
+        ("고객사가 Qwen3-32B를 H100 4대로 돌리고 싶어합니다. 동시 사용자 64명, BF16입니다.",
+         {"gpus": 4, "concurrency": 64}),
+        ("Kunden kör Mixtral 8x7B, ungefär 30 000 förfrågningar per dygn, och räknar med 8 % "
+         "tillväxt per månad. Tid till första token ska vara under 0,8 sekunder.",
+         {"requests_per_day": 30_000, "monthly_growth": 0.08, "max_ttft_s": 0.8}),
+        ("O cliente chega a uns 2,5 milhões de tokens de saída por hora no pico, mas a média é "
+         "mais ou menos um quinto disso. Modelo gpt-oss-120b.",
+         {"output_tokens_per_day": 12e6, "peak_to_average": 5.0}),
+    ],
+)
+def test_chinese_numerals_korean_counters_swedish_and_portuguese(
+    catalog: Catalog, text: str, expected: dict[str, float]
+) -> None:
+    got = fields(text, catalog)
+    assert {k: got.get(k) for k in expected} == pytest.approx(expected)
