@@ -38,6 +38,11 @@ _HORIZON = re.compile(
 months", "live within 2 months")."""
 _WINDOW_NOUNS = ("pilot", "trial", "test", "poc", "period", "window", "run", "spike", "sample")
 _PAST = re.compile(r"\b(?:last|past|previous|trailing)\s*$", re.I)
+_FLOOR_BEFORE = re.compile(
+    r"\b(?:floor|ceiling|walk[\s-]?away(?:\s+price)?|reserve\s+price)\s*(?:was|is|of|at|=|:)?\s*"
+    r"(?:about\s+|around\s+|~\s*)?$",
+    re.IGNORECASE,
+)
 _EACH_ONE = re.compile(r"\b(?:each|every|per|one)\s+$", re.I)
 _COUNT_AFTER = re.compile(
     r"\s*(?:[a-z]+\s+)?(?:pages|docs|documents|clauses|items|files|lines)\b", re.I
@@ -662,6 +667,9 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     elif unit != "hour":
         r.ambiguous(f"'{r.said(m)}': not read; say the lease price as '$5/GPU-hour'")
         return
+    if _FLOOR_BEFORE.search(r.text, max(0, m.toks[0].start - 30), m.toks[0].start):
+        r.assume(f"'{r.said(m)}' is a floor or ceiling of the deal, not its price")
+        return  # "Our floor was $16.8k so we're accepting" their counter
     if _priced(r.values.get("price_per_gpu_hour")) and not _priced(value):
         r.ambiguous(f"'{r.said(m)}' is not plausible as a price per GPU-hour: not used")
         return  # "$2,920 per GPU per month (that's off a $3,285 list)": the price stands

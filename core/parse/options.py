@@ -90,3 +90,81 @@ def _taken_at(text: str, lower: str) -> re.Match[str] | None:
             at = lower.find(word, at + len(word))
     return min(hits, key=lambda m: m.start()) if hits else None
 
+
+
+_ROLE_BEFORE = (
+    (
+        "agreed",
+        re.compile(
+            r"\b(?:(?:met|settled|landed|agreed|signed|closed|accepted|accepting|final|meet)\b"
+            r"[^$\n.;]{0,15}|\bdeal\s+(?:is|at)\s*(?:at\s*)?)$",
+            re.IGNORECASE,
+        ),
+    ),
+    ("ours", re.compile(r"\b(?:we|i)\s+(?:quoted|offered|pitched)\b[^$\n.;]{0,12}$", re.I)),
+    ("list", re.compile(r"\b(?:list|msrp|rack\s+rate|book\s+price|sticker)\b[^$\n;]{0,12}$", re.I)),
+    ("floor", re.compile(r"\b(?:floor|ceiling|walk[\s-]?away|reserve)\b[^$\n;]{0,12}$", re.I)),
+    (
+        "theirs",
+        re.compile(
+            r"\b(?:they|customer|client)\s+(?:want|wants|came\s+back\s+at|countered(?:\s+at)?"
+            r"|asked\s+for|floated|offered|are\s+asking)\b[^$\n.;]{0,20}$",
+            re.IGNORECASE,
+        ),
+    ),
+)
+"""What the words right before a lease price make it, in a negotiation."""
+_AT_OURS = re.compile(
+    r"\b(?:price|quote|size|run)\s+(?:it\s+|this\s+)?(?:at|on|with)\s+(?:our|the)\s+"
+    r"(?:quote|quoted\s+price|offer|number|price)\b",
+    re.IGNORECASE,
+)
+_AT_LIST = re.compile(r"\b(?:run|price|quote|use)\s+(?:it\s+)?at\s+(?:the\s+)?list\b", re.I)
+_CORRECTING = re.compile(r"\b(?:edit|correction|sorry|actually|i\s+meant|oops)\b", re.I)
+_TERM_AFTER = re.compile(r"[^$\n.;]{0,20}?\b(?P<n>\d{1,3})[\s-]*(?:months?|mo)\b", re.IGNORECASE)
+
+
+def deal_price(reading: Reading) -> None:
+    """Of the lease prices a negotiation names, the one to price: the agreed one ("we met
+    at $3.45 for a 24-month commit"), else ours when asked ("price it at our quote"), else
+    the one not said as a list price or a floor ("$2.70 after the volume tier (list $3.10)")."""
+    said = reading.history.get("price_per_gpu_hour", [])
+    if len({v for v, _ in said}) < 2:
+        return
+    roles: list[tuple[str, float, int, int]] = []
+    for value, m in said:
+        if m is None:
+            continue
+        start = m.toks[0].start
+        before = reading.text[max(0, start - 40) : start]
+        role = next((name for name, cue in _ROLE_BEFORE if cue.search(before)), "")
+        if not role and _in_aside(reading.text, start) and not _CORRECTING.search(before):
+            role = "aside"  # "(They floated 36 months at $3.30 but their legal balked.)"
+        roles.append((role, value, start, m.toks[-1].end))
+    chosen = [r for r in roles if r[0] == "agreed"]
+    if not chosen and _AT_OURS.search(reading.text):
+        chosen = [r for r in roles if r[0] == "ours"]
+    if not chosen and not _AT_LIST.search(reading.text):
+        kept = [r for r in roles if r[0] not in ("list", "floor", "aside")]
+        chosen = kept if len(kept) == 1 and len(kept) < len(roles) else []
+    if not chosen:
+        return
+    role, value, start, end = chosen[-1]
+    reading.values["price_per_gpu_hour"] = value
+    twice = ("two values for price_per_gpu_hour", "two values for term_months")
+    reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
+    others = ", ".join(f"${v:.2f}" for r, v, s, _ in roles if s != start)
+    why = {"agreed": "the price agreed; not ", "ours": "our quote, as asked; not "}
+    why_said = why.get(role, "not ")
+    aside = "" if role in ("agreed", "ours") else ", said as a list price, a floor or an aside"
+    words = " ".join(reading.text[start:end].split())
+    reading.understood.append(f"${value:.2f}/GPU-hour ← '{words}' ({why_said}{others}{aside})")
+    term = _TERM_AFTER.match(reading.text, end) if role == "agreed" else None
+    if term is not None and 1 <= int(term["n"]) <= 120:
+        reading.values["term_months"] = int(term["n"])  # "we met at $3.45 for a 24-month commit"
+
+
+def _in_aside(text: str, at: int) -> bool:
+    """Whether ``at`` is inside brackets ("(list $3.10)", "(they floated $3.30 but …)")."""
+    opened = text.rfind("(", 0, at)
+    return opened != -1 and text.find(")", opened) > at and text.rfind(")", 0, at) < opened

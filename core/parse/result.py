@@ -36,7 +36,7 @@ from core.parse.later import later
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import compact
-from core.parse.options import taken
+from core.parse.options import deal_price, taken
 from core.parse.plausible import implausible
 from core.parse.products import call_minutes, defined_requests, each_ones_volume, multiply
 from core.parse.reasoning import split_reasoning, tokens_of
@@ -137,6 +137,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     concurrency_per_node(reading)
     concurrency_per_gpu(reading)
     taken(reading)
+    deal_price(reading)
     for day, said in as_of:
         reading.put("as_of", day, f"as of {day.isoformat()}", said)
     for number in tokens.refused:

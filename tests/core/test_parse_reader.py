@@ -1047,3 +1047,27 @@ def test_chinese_numerals_korean_counters_swedish_and_portuguese(
 ) -> None:
     got = fields(text, catalog)
     assert {k: got.get(k) for k in expected} == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "price"),
+    [
+        ("list was $3.80/GPU-hr on 16x H200, they came back at $3.20, we met at $3.45 for a "
+         "24-month commit. (They floated 36 months at $3.30 but their legal balked.)", 3.45),
+        ("We quoted $4.15/hr on B200 for 24 months; they want $3.70. Nothing agreed yet, so "
+         "price it at our quote for now.", 4.15),
+        ("64x MI355X at $2.70/GPU-hr after the volume tier (list $3.10), 30-month term.", 2.70),
+        ("Net price came back at $2.65/GPU-hr for H200 on the 24-mo, list was $3.20.", 2.65),
+        ("4x H100: they'd pay $2.20/GPU-hr; we list at $2.40. Run at list, $2.40.", 2.40),
+        ("H200 at $3.60/hr\n(edit: $3.40/hr — I had the old rate card open)", 3.40),
+    ],
+)
+def test_the_price_a_negotiation_lands_on(catalog: Catalog, text: str, price: float) -> None:
+    got = fields(f"Llama 3.1 405B. {text}", catalog)
+    assert got["price_per_gpu_hour"] == pytest.approx(price)
+
+
+def test_a_floor_is_no_price_and_the_node_price_stands(catalog: Catalog) -> None:
+    got = fields("Their counter: $17,500/month per 8x H100 node, 12-month term. Our floor was "
+                 "$16.8k so we're accepting. Mixtral 8x7B, 4M requests per day.", catalog)
+    assert got["price_per_gpu_hour"] == pytest.approx(17_500 / 730 / 8)
