@@ -120,6 +120,9 @@ _AT_OURS = re.compile(
     re.IGNORECASE,
 )
 _AT_LIST = re.compile(r"\b(?:run|price|quote|use)\s+(?:it\s+)?at\s+(?:the\s+)?list\b", re.I)
+_RULED_OUT = re.compile(
+    r"\b(?:was|were|floated|balked|rejected|other|old|previous|earlier|on[\s-]?demand)\b", re.I
+)
 _CORRECTING = re.compile(r"\b(?:edit|correction|sorry|actually|i\s+meant|oops)\b", re.I)
 _TERM_AFTER = re.compile(r"[^$\n.;]{0,20}?\b(?P<n>\d{1,3})[\s-]*(?:months?|mo)\b", re.IGNORECASE)
 
@@ -138,7 +141,7 @@ def deal_price(reading: Reading) -> None:
         start = m.toks[0].start
         before = reading.text[max(0, start - 40) : start]
         role = next((name for name, cue in _ROLE_BEFORE if cue.search(before)), "")
-        if not role and _in_aside(reading.text, start) and not _CORRECTING.search(before):
+        if not role and _ruled_out_aside(reading.text, start):
             role = "aside"  # "(They floated 36 months at $3.30 but their legal balked.)"
         roles.append((role, value, start, m.toks[-1].end))
     chosen = [r for r in roles if r[0] == "agreed"]
@@ -164,7 +167,13 @@ def deal_price(reading: Reading) -> None:
         reading.values["term_months"] = int(term["n"])  # "we met at $3.45 for a 24-month commit"
 
 
-def _in_aside(text: str, at: int) -> bool:
-    """Whether ``at`` is inside brackets ("(list $3.10)", "(they floated $3.30 but …)")."""
+def _ruled_out_aside(text: str, at: int) -> bool:
+    """Whether ``at`` is inside brackets that rule their price out ("(the other quote was
+    $3.95)", "(they floated $3.30 but their legal balked)"); a bracket may as well hold the
+    price itself ("($2.80 net)", "(edit: $3.40/hr)")."""
     opened = text.rfind("(", 0, at)
-    return opened != -1 and text.find(")", opened) > at and text.rfind(")", 0, at) < opened
+    closed = text.find(")", at)
+    if opened == -1 or closed == -1 or text.rfind(")", 0, at) > opened:
+        return False
+    inside = text[opened:closed]
+    return _RULED_OUT.search(inside) is not None and _CORRECTING.search(inside) is None

@@ -1071,3 +1071,8 @@ def test_a_floor_is_no_price_and_the_node_price_stands(catalog: Catalog) -> None
     got = fields("Their counter: $17,500/month per 8x H100 node, 12-month term. Our floor was "
                  "$16.8k so we're accepting. Mixtral 8x7B, 4M requests per day.", catalog)
     assert got["price_per_gpu_hour"] == pytest.approx(17_500 / 730 / 8)
+
+
+def test_a_price_in_brackets_that_rules_nothing_out_is_not_set_aside(catalog: Catalog) -> None:
+    got = fields("Llama 3.1 405B on 8x H100 at $3.20 list ($2.80 net).", catalog)
+    assert got["price_per_gpu_hour"] == pytest.approx(2.80)
