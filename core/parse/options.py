@@ -119,6 +119,8 @@ _AT_OURS = re.compile(
     r"(?:quote|quoted\s+price|offer|number|price)\b",
     re.IGNORECASE,
 )
+_SUFFIX = re.compile(r"\s*(?:list|msrp|net)\b", re.I)
+"""A word said right after a price, of that price: "$3.20 list", "$2.80 net"."""
 _AT_LIST = re.compile(r"\b(?:run|price|quote|use)\s+(?:it\s+)?at\s+(?:the\s+)?list\b", re.I)
 _RULED_OUT = re.compile(
     r"\b(?:was|were|floated|balked|rejected|other|old|previous|earlier|on[\s-]?demand)\b", re.I
@@ -135,16 +137,23 @@ def deal_price(reading: Reading) -> None:
     if len({v for v, _ in said}) < 2:
         return
     roles: list[tuple[str, float, int, int]] = []
+    last_end = 0
     for value, m in said:
         if m is None:
             continue
         start = m.toks[0].start
-        before = reading.text[max(0, start - 40) : start]
+        before = reading.text[max(0, start - 40, last_end) : start]
+        suffix = _SUFFIX.match(before) if last_end and start - last_end < 40 else None
+        before = before[suffix.end() :] if suffix else before  # "$3.20 list ($2.80 net)":
+        last_end = m.toks[-1].end  # "list" is the price's before it
         role = next((name for name, cue in _ROLE_BEFORE if cue.search(before)), "")
+        own = _SUFFIX.match(reading.text, last_end)
+        if not role and own is not None:
+            role = "net" if own.group().strip().lower() == "net" else "list"
         if not role and _ruled_out_aside(reading.text, start):
             role = "aside"  # "(They floated 36 months at $3.30 but their legal balked.)"
         roles.append((role, value, start, m.toks[-1].end))
-    chosen = [r for r in roles if r[0] == "agreed"]
+    chosen = [r for r in roles if r[0] in ("agreed", "net")]
     if not chosen and _AT_OURS.search(reading.text):
         chosen = [r for r in roles if r[0] == "ours"]
     if not chosen and not _AT_LIST.search(reading.text):
@@ -157,9 +166,10 @@ def deal_price(reading: Reading) -> None:
     twice = ("two values for price_per_gpu_hour", "two values for term_months")
     reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
     others = ", ".join(f"${v:.2f}" for r, v, s, _ in roles if s != start)
-    why = {"agreed": "the price agreed; not ", "ours": "our quote, as asked; not "}
+    why = {"agreed": "the price agreed; not ", "net": "the net price; not "}
+    why["ours"] = "our quote; not "
     why_said = why.get(role, "not ")
-    aside = "" if role in ("agreed", "ours") else ", said as a list price, a floor or an aside"
+    aside = "" if role in why else ", said as a list price, a floor or an aside"
     words = " ".join(reading.text[start:end].split())
     reading.understood.append(f"${value:.2f}/GPU-hour ← '{words}' ({why_said}{others}{aside})")
     term = _TERM_AFTER.match(reading.text, end) if role == "agreed" else None
