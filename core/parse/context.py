@@ -12,14 +12,16 @@ import re
 
 _BOUNDARY = re.compile(r"[!?;\n]|(?<!\.)\.(?![\d.])")
 """A sentence ends at a full stop, not inside "2.5" or a form's dot leaders ("input ....")."""
-_DIRECTION = re.compile(
-    r"\b(?:(?P<input>prompts?|inputs?)|(?P<output>outputs?|answers?|responses?|"
+_DIRECTION = re.compile(  # a document said with its tokens is what the model reads
+    r"\b(?:(?P<input>prompts?|inputs?|documents?|docs?|notes?|contracts?|transcripts?|articles?"
+    r"|emails?|filings?|tickets?)|(?P<output>outputs?|answers?|responses?|summar(?:y|ies)|verdicts?|"
     r"repl(?:y|ies)|completions?|generat\w*)|(?P<reasoning>think\w*|reason\w*|thought))\b",
     re.IGNORECASE,
 )
 _LATENCY = re.compile(
     r"\b(?:first[\s-]token|ttft|latency|time to first|first byte|p50|p9\d|p99\.?9?|"
-    r"respon\w* (?:must |should |has to |needs to )?(?:start|begin|appear))\b",
+    r"respon\w* (?:must |should |has to |needs? to )?(?:start|begin|appear)|start\s+streaming"
+    r"|begin\s+streaming)\b",
     re.IGNORECASE,
 )
 _VOLUME = re.compile(
@@ -47,6 +49,17 @@ def direction(clause: str) -> str | None:
     for m in _DIRECTION.finditer(clause):
         found = m.lastgroup
     return found
+
+
+_NEXT_WORD = re.compile(r"[ \t]*([A-Za-z]+)")
+
+
+def named_after(text: str, end: int) -> str | None:
+    """input, output or reasoning: what the word right after a count names ("a 400-token
+    summary", "2k-token prompts")."""
+    word = _NEXT_WORD.match(text, end)
+    found = _DIRECTION.fullmatch(word.group(1)) if word else None
+    return found.lastgroup if found else None
 
 
 def latency(clause: str) -> bool:

@@ -328,6 +328,8 @@ def _amount(r: Reading, m: Match, toks: list[Tok]) -> None:
         return  # "12 prompts each": core.parse.products reads a count of requests
     direction = _direction(m.toks)
     if direction is None:
+        direction = context.named_after(r.text, m.toks[-1].end)  # "a 400-token summary"
+    if direction is None:
         direction = context.direction(context.before(r.text, m.toks[0].start))
         if direction is not None:
             r.assume(f"'{said}' read as {direction} tokens, as the words before it say")

@@ -49,7 +49,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "CENTS": ("", "cents cent ¢"),
     "FXWORD": (
         "",
-        "€ £ eur euro euros gbp pound pounds yen jpy rmb cny yuan inr rupees rupee brl reais "
+        "€ £ ₹ ¥ eur euro euros gbp pound pounds yen jpy rmb cny yuan inr rupees rupee brl reais "
         "chf sek nok dkk cad aud sgd hkd krw",
     ),
     "AVG": ("", "average averaged averaging avg mean baseline normal usual typical overall"),
@@ -116,8 +116,10 @@ _FOREIGN: dict[str, str] = {
     "AVG": "durchschnitt durchschnittlich moyenne promedio média media gemiddeld gemiddelde "
     "średnio średnia ortalama snittet genomsnitt genomsnittet",
     "CONCURRENT": "gleichzeitig gleichzeitige gleichzeitigen simultanés simultanées "
-    "simultáneos simultáneas simultâneos simultâneas concurrentes samtidiga",
-    "USER": "nutzer benutzer utilisateurs usuarios usuários",
+    "simultáneos simultáneas simultâneos simultâneas concurrentes samtidiga contemporanei "
+    "simultanei gelijktijdige jednoczesnych eşzamanlı",
+    "USER": "nutzer benutzer utilisateurs usuarios usuários utenti utente gebruikers "
+    "użytkowników kullanıcı",
     "TERM": "laufzeit vertragslaufzeit vertrag durée plazo contrato contrat durata looptijd "
     "contract süre",
     "GROWTH": "wachstum croissance crecimiento crescimento crescita groei wzrost büyüme tillväxt",

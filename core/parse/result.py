@@ -49,6 +49,7 @@ from core.parse.volumes import (
     active_hours,
     output_share,
     over_a_window,
+    pages,
     part_of_a_total,
     totals,
 )
@@ -124,6 +125,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     totals(reading, tokens.counts)
     over_a_window(reading)
     active_hours(reading)
+    pages(reading)
     part_of_a_total(reading)
     output_share(reading)
     add_up(reading)

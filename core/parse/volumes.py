@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from core.parse.numbers import compact
+from core.parse.numbers import amount, compact
 from core.parse.peaks import UNITS, average_found
 from core.parse.plausible import BOUNDS
 
@@ -480,3 +480,34 @@ def _take_share(reading: Reading, name: str, value: float, share: float, words: 
     reading.understood.append(
         f"{compact(value * share)} {UNITS[name]}: {share:.0%} of {compact(value)} ('{words}')"
     )
+
+
+_PAGES = re.compile(
+    r"\b(?P<pages>\d[\d,.]*)\s+pages?\b[^.;\n]{0,30}?[~≈]?\s*(?P<tokens>\d[\d,.]*\s*[kK]?)\s+tokens?"
+    r"\s*(?:/\s*|an?\s+|per\s+|each\s+)page\b",
+    re.IGNORECASE,
+)
+"""A document's pages and the tokens of a page: "a contract is ~40 pages at ~500 tokens a
+page", "avg 30 pages at ~600 tokens/page"."""
+
+
+def pages(reading: Reading) -> None:
+    """A request that reads a whole document reads its pages' tokens: 40 pages at 500
+    tokens a page is 20,000 input tokens, not 500."""
+    if "page" not in reading.lower:
+        return
+    found = _PAGES.search(reading.text)
+    if found is None:
+        return
+    count, per_page = amount(found["pages"]), amount(found["tokens"].replace(" ", ""))
+    if not count or not per_page or count != int(count):
+        return
+    total = round(count * per_page)
+    said = " ".join(found.group().split())
+    if reading.values.get("input_tokens") not in (None, per_page):
+        return  # an input length said outright wins
+    reading.withdraw("input_tokens")
+    reading.match = None
+    asked = f"'{found['tokens'].strip()}"  # "'500 tokens': input or output tokens?"
+    reading.ambiguities[:] = [a for a in reading.ambiguities if asked not in a]
+    reading.put("input_tokens", total, f"{total:,} input tokens per request", said)

@@ -1076,3 +1076,33 @@ def test_a_floor_is_no_price_and_the_node_price_stands(catalog: Catalog) -> None
 def test_a_price_in_brackets_that_rules_nothing_out_is_not_set_aside(catalog: Catalog) -> None:
     got = fields("Llama 3.1 405B on 8x H100 at $3.20 list ($2.80 net).", catalog)
     assert got["price_per_gpu_hour"] == pytest.approx(2.80)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Documents average eleven thousand tokens; outputs are brief, roughly two hundred "
+         "tokens. Llama 3.1 405B, 40k reviews a day.",
+         {"input_tokens": 11_000, "output_tokens": 200}),
+        ("200k documents a day, each ~6,000 tokens in and a 400-token summary. Mixtral 8x7B",
+         {"input_tokens": 6000, "output_tokens": 400}),
+        ("6,000 contracts a day; a contract is ~40 pages at ~500 tokens a page. DeepSeek V3",
+         {"input_tokens": 20_000}),
+    ],
+)
+def test_a_documents_tokens_are_what_the_model_reads(
+    catalog: Catalog, text: str, expected: dict[str, int]
+) -> None:
+    got = fields(text, catalog)
+    assert {k: got.get(k) for k in expected} == expected
+
+
+def test_responses_that_start_streaming_within_a_second_are_a_ttft(catalog: Catalog) -> None:
+    assert fields("Qwen3-235B-A22B, 2.6 million conversations per month. Responses need to start "
+                  "streaming within 1 second.", catalog)["max_ttft_s"] == 1.0
+
+
+def test_a_budget_in_rupees_is_no_volume(catalog: Catalog) -> None:
+    parsed = parse("18 lakh requests daily, Llama 3.1 8B, on L40S. Budget is ₹90 lakh per year.",
+                   catalog)
+    assert parsed.fields["requests_per_day"] == 1_800_000
