@@ -53,11 +53,13 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
 
 
 _PER_NODE = re.compile(
-    r"\s*(?:per|each|a|/)\s*(?:node|box|server|replica|instance|pod)\b"
+    r"\s*(?:(?:sequences|seqs|requests|sessions|users|streams|calls)\s+)?(?:per|each|a|/)\s*"
+    r"(?:node|box|server|replica|instance|pod)\b"
     r"(?:[^.;\n\d]{0,12}?(?P<total>\d[\d,]*)\s+(?:in\s+)?(?:total|overall|in\s+all)\b)?",
     re.IGNORECASE,
 )
-"""Concurrency said a node ("24 concurrent per node"), maybe with its total ("so 72 total")."""
+"""Concurrency said a node ("24 concurrent per node", "32 concurrent sequences per replica"),
+maybe with its total ("so 72 total")."""
 
 
 _PER_GPU_SESSIONS = re.compile(

@@ -341,6 +341,13 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("in", "contemporary"): "CONCURRENT",
     ("a", "single"): "ONE",
     ("single",): "ONE",
+    ("max", "_", "num", "_", "seqs"): "BATCH",  # vLLM's flags: the batch and the context
+    ("max", "-", "num", "-", "seqs"): "BATCH",
+    ("max", "_", "model", "_", "len"): "CONTEXT",
+    ("max", "-", "model", "-", "len"): "CONTEXT",
+    ("tensor", "-", "parallel", "-", "size"): BREAK,  # a layout, no concurrency
+    ("tensor", "_", "parallel", "_", "size"): BREAK,
+    ("pipeline", "-", "parallel", "-", "size"): BREAK,
     ("contract", "length"): "TERM",  # "Contract length (months): 24"
     ("contract", "length", "(", "months", ")"): "TERM",
     ("term", "length"): "TERM",

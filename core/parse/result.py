@@ -327,10 +327,12 @@ def counted_today(reading: Reading) -> None:
     if _today_after(reading, gpu) or _run_today(reading, gpu):
         reading.assume(f"{reading.gpu_count}x {gpu}: what they run today, not the deployment")
         reading.gpu_count = None
-        reading.gpu_said[:] = [g for g in reading.gpu_said if not g.startswith(f"GPU {gpu}")]
+        reading.gpu_said[:] = [g for g in reading.gpu_said if gpu not in g.split(" ← ")[0]]
 
 
-_TODAY_AFTER = re.compile(r"[\w.-]+s?\s*[,;]?\s*(?:today|now|currently|at\s+the\s+moment)\b", re.I)
+_TODAY_AFTER = re.compile(
+    r"(?:\d+\s*[x×]\s*)?[\w.-]+s?\s*[,;]?\s*(?:today|now|currently|at\s+the\s+moment)\b", re.I
+)
 """A GPU named, then "today" or "now": what they run, said after the name."""
 
 

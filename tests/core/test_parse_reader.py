@@ -1106,3 +1106,22 @@ def test_a_budget_in_rupees_is_no_volume(catalog: Catalog) -> None:
     parsed = parse("18 lakh requests daily, Llama 3.1 8B, on L40S. Budget is ₹90 lakh per year.",
                    catalog)
     assert parsed.fields["requests_per_day"] == 1_800_000
+
+
+def test_vllm_flags_give_the_batch_and_context_and_the_layout_no_concurrency(
+    catalog: Catalog,
+) -> None:
+    got = fields("vllm serve Qwen/Qwen3-32B --max-model-len 16384 --max-num-seqs 64 "
+                 "--tensor-parallel-size 2 on 2x H100", catalog)
+    assert (got["context_tokens"], got["concurrency"]) == (16384, 64)
+
+
+def test_concurrent_sequences_per_replica_and_a_count_on_the_gpus_run_today(
+    catalog: Catalog,
+) -> None:
+    replicas = fields("3 replicas, each replica is 4x H200 running Llama 3.1 405B, 32 concurrent "
+                      "sequences per replica.", catalog)
+    assert (replicas["gpus"], replicas["concurrency"]) == (12, 96)
+    today = fields("310k requests daily on Qwen3-32B. They're on 2x L40S today; want to go to "
+                   "H100.", catalog)
+    assert today["gpu"] == "h100-sxm"
