@@ -422,6 +422,29 @@ def _per_noun(noun: str, lower: str) -> re.Match[str] | None:
     return None
 
 
+@functools.lru_cache(maxsize=256)
+def _spawns(noun: str) -> re.Pattern[str]:
+    """One unit starting others: "each ticket kicks off one agent run"."""
+    return re.compile(
+        rf"\b{re.escape(noun)}s?\s+(?:kicks\s+off|triggers|starts|spawns|launches|fires\s+off"
+        rf"|opens)\s+(?P<n>\d+|{_SMALL_WORDS}|an?)\s+(?:[a-z-]+\s+)?(?P<hop>[a-z]{{3,}}?)s?\b"
+    )
+
+
+def _spawned(noun: str, lower: str) -> tuple[re.Match[str], int, float] | None:
+    """A unit that starts others, themselves defined in requests: the definition, where it
+    is said from, and how many of the others one unit starts."""
+    first = _spawns(noun).search(lower)
+    if first is None or first["hop"] in _PERIODS:
+        return None
+    for found in _defined(first["hop"]).finditer(lower, first.end()):
+        if _DEFINED_BEFORE.search(lower, max(0, found.start() - 8), found.start()):
+            said = first["n"]
+            count = 1.0 if said in ("a", "an") else float(numbers.words([said]) or said)
+            return found, first.start(), count
+    return None
+
+
 def defined_requests(reading: Reading) -> None:
     """Count requests, not the unit defined in them ("1 session ≈ 12 LLM calls" and "90k
     sessions/day" are 1.08M requests a day), said with both figures."""
@@ -435,7 +458,7 @@ def defined_requests(reading: Reading) -> None:
     said = " ".join([source, *rates]).lower()  # a peak's words and its average's
     lower = reading.lower
     defined: re.Match[str] | None = None
-    start = 0
+    start, spawned = 0, 1.0
     nouns = dict.fromkeys(w[:-1] if w.endswith("s") else w for w in re.findall(r"[a-z]{3,}", said))
     for noun in nouns:  # each once: a 10 KB message says its rates' nouns many times
         if noun in _PERIODS or noun in _NO_UNITS:
@@ -451,6 +474,10 @@ def defined_requests(reading: Reading) -> None:
                 defined, start = unit_first, unit_first.start(
                     "said" if "said" in unit_first.re.groupindex else 0
                 )
+        if defined is None:
+            hop = _spawned(noun, lower)  # "Each ticket kicks off one agent run, and a run
+            if hop is not None:  # averages 25 LLM calls"
+                defined, start, spawned = hop
         if defined is not None:
             break
     if defined is None or defined["unit"].rstrip("s") in said:
@@ -458,7 +485,7 @@ def defined_requests(reading: Reading) -> None:
     unit = defined["unit"][:4]
     if unit in _REQUEST_STEMS and any(stem in said for stem in _REQUEST_STEMS):
         return  # "20,000 requests per minute (400 users, ~50 calls each)": the same requests
-    per = float(numbers.words([defined["n"]]) or defined["n"])
+    per = float(numbers.words([defined["n"]]) or defined["n"]) * spawned
     counted = next((r for r in [*reversed(rates), source] if noun in r.lower()), source)
     ends = tuple(f"← '{r}'" for r in (source, counted))  # the rate, said again below
     reading.understood[:] = [u for u in reading.understood if not u.endswith(ends)]

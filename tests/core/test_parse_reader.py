@@ -1125,3 +1125,9 @@ def test_concurrent_sequences_per_replica_and_a_count_on_the_gpus_run_today(
     today = fields("310k requests daily on Qwen3-32B. They're on 2x L40S today; want to go to "
                    "H100.", catalog)
     assert today["gpu"] == "h100-sxm"
+
+
+def test_a_unit_that_starts_others_defined_in_calls(catalog: Catalog) -> None:
+    got = fields("Agentic ops tool: ~2,000 tickets/day. Each ticket kicks off one agent run, and a "
+                 "run averages 25 LLM calls. Kimi K2.5 on GB300.", catalog)
+    assert got["requests_per_day"] == 50_000
