@@ -190,6 +190,12 @@ def shared_model(reading: Reading, whole: str, catalog: Catalog) -> None:
         reading.assume(f"model '{named[0].text}' taken from the workload not sized")
 
 
+_CAPACITY_ASKED = re.compile(
+    r"\bhow\s+(?:many|much)\s+(?:concurrent\s+|simultaneous\s+)?(?:users|requests|sessions|streams"
+    r"|people|traffic|throughput)\b[^?.]{0,80}?\b(?:support|handle|serve|sustain|fit|get)\b",
+    re.IGNORECASE,
+)
+"""A fixed deployment asked for what it holds: its count is the deployment, not a hint."""
 _ASKS_ABOUT = re.compile(
     r"\b(?:supported|support|better|which\s+one|vs\.?|versus|compatible|does\s+it\s+run)\b[^.!]*\?"
     r"|\b(?:look|looks)\s+(?:good|great|faster|better)\b"
@@ -227,6 +233,8 @@ def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
         return "traffic"
     if pairs.gpu_count or pairs.gpu_ids or "concurrency" in values:
         return "scenario"
+    if reading.gpu_count and _CAPACITY_ASKED.search(reading.text):
+        return "scenario"  # "if we lease 24 H200s …, how many concurrent users could we support?"
     if any(values.get(k) is not None for k in DEMAND):
         return "traffic"  # targets or growth with no volume yet: a sizing that asks for it
     asked = want is None and reading.gpu_ids and values.get("model") is not None

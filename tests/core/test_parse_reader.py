@@ -1131,3 +1131,9 @@ def test_a_unit_that_starts_others_defined_in_calls(catalog: Catalog) -> None:
     got = fields("Agentic ops tool: ~2,000 tickets/day. Each ticket kicks off one agent run, and a "
                  "run averages 25 LLM calls. Kimi K2.5 on GB300.", catalog)
     assert got["requests_per_day"] == 50_000
+
+
+def test_a_fixed_deployment_asked_what_it_holds_is_a_scenario(catalog: Catalog) -> None:
+    parsed = parse('"If we lease 24 H200s for 12 months at $3.15/hr, how many concurrent users of '
+                   'DeepSeek-R1 at FP8 could we support at 20 tokens/s each?"', catalog)
+    assert parsed.kind == "scenario" and parsed.fields["gpus"] == 24
