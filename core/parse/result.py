@@ -41,6 +41,7 @@ from core.parse.plausible import implausible
 from core.parse.products import call_minutes, defined_requests, each_ones_volume, multiply
 from core.parse.reasoning import split_reasoning, tokens_of
 from core.parse.references import blank_references
+from core.parse.rows import one_models_lines
 from core.parse.sums import add_up
 from core.parse.tables import as_sentences, structured
 from core.parse.tokens import scan
@@ -113,7 +114,13 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     plain, workload = chosen(plain)
     prose = as_sentences(plain)  # the words a table of one figure a row gives each figure
     tokens = scan(prose, lexicon_for(catalog))
+    one = one_models_lines(prose, tokens.toks) if "\n" in prose else None
+    if one is not None:  # "only the gpt-oss line moves": the other models' lines are blanked
+        prose = one[0]
+        tokens = scan(prose, lexicon_for(catalog))
     reading = read(prose, tokens.toks, matches(tokens.toks))
+    if one is not None:
+        reading.assume(f"only the {one[1]} line read: the other models' lines stay where they run")
     if workload is not None:
         reading.assume(workload)
         if "model" not in reading.values:

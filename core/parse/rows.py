@@ -20,8 +20,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from core.parse.numbers import amount
+
+if TYPE_CHECKING:
+    from core.parse.terminals import Tok
 
 _LATEST = re.compile(r"\b(?:latest|last|most\s+recent|newest|current)\b", re.IGNORECASE)
 _SUMMED = re.compile(
@@ -146,3 +150,46 @@ def _shared(cells: list[str]) -> str:
     """The one value every row gives, or nothing."""
     values = set(cells)
     return values.pop() if len(values) == 1 else ""
+
+
+_ONLY_ONE = re.compile(
+    r"\b(?:only|just)\s+(?:the\s+)?(?P<a>[\w.-]+)(?:\s+(?:line|row|one|model|workload|traffic))?\b"
+    r"|\b(?P<b>[\w.-]+)\s+(?:line\s+|row\s+)?(?:moves|is\s+moving|migrates|goes|is\s+the\s+one)\b",
+    re.IGNORECASE,
+)
+"""The one model of several the message moves: "only the gpt-oss line moves to the B300s"."""
+
+
+def one_models_lines(text: str, toks: list[Tok]) -> tuple[str, str] | None:
+    """A dashboard or a list with a line per model ("gpt-oss-120b  avg 9,400 tok/s  peak
+    27,000" / "llama-3.1-8b  avg 1,100 tok/s …"), and words outside them naming the one
+    to move: ``text`` with the other models' lines blanked, and the model kept; or None."""
+    lines: dict[int, tuple[str, str]] = {}  # line start -> (model id, the name as said)
+    for t in toks:
+        if t.type != "MODEL":
+            continue
+        start = text.rfind("\n", 0, t.start) + 1
+        if text[start : t.start].strip(" \t-*•|") == "":
+            lines.setdefault(start, (str(t.value), t.text.lower()))
+    if len({m for m, _ in lines.values()}) < 2:
+        return None
+    outside = [
+        m for m in _ONLY_ONE.finditer(text) if text.rfind("\n", 0, m.start()) + 1 not in lines
+    ]
+    named = {
+        model
+        for m in outside
+        for model, said in lines.values()
+        if (word := (m["a"] or m["b"] or "").lower()) and len(word) >= 3 and said.startswith(word)
+    }
+    if len(named) != 1:
+        return None
+    (keep,) = named
+    out = list(text)
+    for start, (model, _) in lines.items():
+        if model == keep:
+            continue
+        end = text.find("\n", start)
+        for j in range(start, end if end != -1 else len(text)):
+            out[j] = " "
+    return "".join(out), keep

@@ -1137,3 +1137,13 @@ def test_a_fixed_deployment_asked_what_it_holds_is_a_scenario(catalog: Catalog) 
     parsed = parse('"If we lease 24 H200s for 12 months at $3.15/hr, how many concurrent users of '
                    'DeepSeek-R1 at FP8 could we support at 20 tokens/s each?"', catalog)
     assert parsed.kind == "scenario" and parsed.fields["gpus"] == 24
+
+
+def test_a_line_per_model_and_the_one_that_moves(catalog: Catalog) -> None:
+    parsed = parse("served output tokens/s panel (stacked by model, 7d):\n"
+                   "  gpt-oss-120b   avg 9,400 tok/s   peak 27,000\n"
+                   "  llama-3.1-8b   avg 1,100 tok/s   peak 2,900\n"
+                   "only the gpt-oss line moves to the leased B300s.", catalog)
+    assert parsed.fields["output_tokens_per_day"] == 9400 * 86400
+    assert parsed.fields["peak_to_average"] == pytest.approx(27_000 / 9400)
+    assert any("only the gpt-oss-120b line read" in a for a in parsed.assumed)
