@@ -1147,3 +1147,9 @@ def test_a_line_per_model_and_the_one_that_moves(catalog: Catalog) -> None:
     assert parsed.fields["output_tokens_per_day"] == 9400 * 86400
     assert parsed.fields["peak_to_average"] == pytest.approx(27_000 / 9400)
     assert any("only the gpt-oss-120b line read" in a for a in parsed.assumed)
+
+
+def test_a_latency_back_to_a_figure_is_what_they_see(catalog: Catalog) -> None:
+    parsed = parse("INC-4471 resolved. root cause: NCCL timeout on gpu-17. p99 back to 900ms, "
+                   "error rate 0.02%.", catalog)
+    assert parsed.kind == "unknown" and "max_ttft_s" not in parsed.fields
