@@ -123,7 +123,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
         reading.assume(f"only the {one[1]} line read: the other models' lines stay where they run")
     if workload is not None:
         reading.assume(workload)
-        if "model" not in reading.values:
+        if "model" not in reading.values or not reading.gpu_ids:
             shared_model(reading, whole, catalog)
     multiply(reading, tokens.counts)
     each_ones_volume(reading, tokens.counts)
@@ -188,13 +188,20 @@ def summed(reading: Reading) -> None:
 
 
 def shared_model(reading: Reading, whole: str, catalog: Catalog) -> None:
-    """The model a chosen workload leaves to the others ("After: …, same model in FP8")."""
-    named = [t for t in scan(whole, lexicon_for(catalog)).toks if t.type == "MODEL"]
-    if named:
+    """The model a chosen workload leaves to the others ("After: …, same model in FP8"), and
+    the GPU named only in another option's line ("A = 12 months at $4.40/hr on B200")."""
+    toks = scan(whole, lexicon_for(catalog)).toks
+    named = [t for t in toks if t.type == "MODEL"]
+    if named and "model" not in reading.values:
         reading.values["model"] = str(named[0].value)
         reading.model_said = named[0].text
         reading.sources["model"] = named[0].text
         reading.assume(f"model '{named[0].text}' taken from the workload not sized")
+    gpus = list(dict.fromkeys(str(t.value) for t in toks if t.type == "GPU"))
+    if len(gpus) == 1 and not reading.gpu_ids:
+        reading.gpu_ids.append(gpus[0])
+        reading.gpu_said.append(f"GPU {gpus[0]}")
+        reading.assume(f"GPU {gpus[0]} taken from the option not sized: the only one named")
 
 
 _CAPACITY_ASKED = re.compile(

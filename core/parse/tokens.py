@@ -29,7 +29,11 @@ from core.parse.timeunits import MONTH_NAMES
 
 __all__ = ["Raw", "Scan", "Tok", "raw_pieces", "scan"]
 
-_KV = r"(?P<kv>(?<![\w.=/])[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[^\s;]+)"
+_KV = (
+    r"(?P<kv>(?<![\w.=/])(?:[A-Za-z_][A-Za-z0-9_]+[ \t]*=[ \t]*|[A-Za-z_]=)[^\s;]+)"
+)
+"""A pair: "bs=32", "gpus = 8"; one letter and spaced ("B = 24 months at $3.95") is an
+option's label."""
 _PIECES = (
     r"(?P<num>(?=[\d.])(?:\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|milhões|milhão|milioni|milione"
     r"|miliardi|miljoen|milyon|milyar|billions?|mil|mio|mrd|bn|tsd|[kmb]"

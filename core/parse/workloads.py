@@ -19,20 +19,22 @@ from __future__ import annotations
 import re
 
 _CUES = frozenset(
-    {"(a)", "(b)", "(1)", "(2)", "a)", "b)", "1)", "2)", "phase", "option", "scenario"}
+    {"(a)", "(b)", "(1)", "(2)", "a)", "b)", "1)", "2)", "phase", "option", "scenario", "b ="}
     | {"workload", "before", "after"}
 )
 """Words every labelled workload has one of: looked for before any regex runs."""
 _LABEL = re.compile(
     r"(?:^|(?<=[\n.;!?]))[ \t>*•-]*"
     r"(?P<label>\((?P<item>[a-e]|[1-9])\)|(?P<item2>[a-e1-9])\)"
+    r"|(?-i:(?P<item4>[A-E]))[ \t]*[=:](?=[ \t])"
     r"|(?P<kind>phase|option|scenario|workload)[ \t]+(?P<name>[a-e1-9])\b"
     r"|(?P<side>before|after)[ \t]*:)",
     re.IGNORECASE,
 )
 """Where a labelled workload starts: at a line's or sentence's start."""
 _CHOICE = re.compile(
-    r"\b(?:size|quote|price|do|start\s+with|go\s+with|use|pick|take)\s+(?:only\s+)?(?:the\s+)?"
+    r"\b(?:size|quote|price|do|start\s+with|go\s+with|went\s+with|use|pick|picked|chose|take"
+    r"|took|selected)\s+(?:only\s+)?(?:the\s+)?"
     r"(?:(?P<kind>phase|option|scenario|workload)[ \t]+(?P<name>[a-e1-9])\b"
     r"|\((?P<item>[a-e]|[1-9])\))"
     r"|\bonly\s+(?:the\s+)?(?:(?P<kind2>phase|option|scenario|workload)[ \t]+(?P<name2>[a-e1-9])\b"
@@ -82,11 +84,13 @@ def chosen(text: str) -> tuple[str, str | None]:
 def _name(m: re.Match[str]) -> str:
     """A label's or a choice's workload, keyed alike: "a", "phase 2", "after"."""
     groups = m.groupdict()
-    for item in ("item", "item2", "item3"):
+    for item in ("item", "item2", "item3", "item4"):
         if groups.get(item):
             return str(groups[item]).lower()
     for kind, name in (("kind", "name"), ("kind2", "name2"), ("kind3", "name3")):
         if groups.get(kind):
+            if str(groups[kind]).lower() == "option" and groups.get("item4") is None:
+                return str(groups[name]).lower()  # "picked option B" of the lines "B = …"
             return f"{str(groups[kind]).lower()} {str(groups[name]).lower()}"
     return str(groups.get("side") or "").lower()
 

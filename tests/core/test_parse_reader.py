@@ -1153,3 +1153,11 @@ def test_a_latency_back_to_a_figure_is_what_they_see(catalog: Catalog) -> None:
     parsed = parse("INC-4471 resolved. root cause: NCCL timeout on gpu-17. p99 back to 900ms, "
                    "error rate 0.02%.", catalog)
     assert parsed.kind == "unknown" and "max_ttft_s" not in parsed.fields
+
+
+def test_the_option_picked_by_its_letter_of_lines_a_b_c(catalog: Catalog) -> None:
+    parsed = parse("Customer picked option B. For reference:\nA = 12 months at $4.40/hr on B200\n"
+                   "B = 24 months at $3.95\nC = 36 months at $3.60\nWorkload unchanged: "
+                   "DeepSeek V3, 1.6B output tokens/day.", catalog)
+    assert (parsed.fields["term_months"], parsed.fields["price_per_gpu_hour"]) == (24, 3.95)
+    assert parsed.fields["gpu"] == "b200" and "concurrency" not in parsed.fields
