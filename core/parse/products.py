@@ -374,16 +374,16 @@ _SMALL_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty"
 _DEFINED_AFTER = (
     r"s?\s*(?:≈|~|=|:|is|means|equals|averages|makes|fires|triggers|takes|needs|has|does"
     r"|uses|gets|goes\s+through)?\s*"
-    r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)\s+(?:[a-z-]+\s+){0,2}?"
-    rf"(?P<unit>{_UNIT_WORDS})\b"
+    r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)(?P<k>k)?\s+(?:[a-z-]+\s+){0,2}?"
+    rf"(?P<unit>{_UNIT_WORDS})\b(?:\s*[×x*]\s*(?P<more>\d+)\s+[a-z]+)?"
 )
-_SOME_UNIT = re.compile(rf"(?:\d|{_SMALL_WORDS})\s+(?:[a-z-]+\s+){{0,2}}?(?:{_FINER_UNITS})\b")
+_SOME_UNIT = re.compile(rf"(?:\dk?|{_SMALL_WORDS})\s+(?:[a-z-]+\s+){{0,2}}?(?:{_FINER_UNITS})\b")
 _NO_UNITS = frozenset(
     {"per", "and", "the", "avg", "average", "peak", "token", "tok", "output", "input", "req"}
 )
 """Words of a rate that are no unit a message defines in calls."""
 _REQUEST_STEMS = ("call", "requ", "quer", "prom", "comp")
-_DEFINED_BEFORE = re.compile(r"\b(?:1|one|a|an|each|every|per)\s+$")
+_DEFINED_BEFORE = re.compile(r"\b(?:1|one|a|an|each|every|per)\s+(?:[a-z-]+\s+)?$")
 
 
 @functools.lru_cache(maxsize=256)
@@ -438,7 +438,7 @@ def _spawned(noun: str, lower: str) -> tuple[re.Match[str], int, float] | None:
     if first is None or first["hop"] in _PERIODS:
         return None
     for found in _defined(first["hop"]).finditer(lower, first.end()):
-        if _DEFINED_BEFORE.search(lower, max(0, found.start() - 8), found.start()):
+        if _DEFINED_BEFORE.search(lower, max(0, found.start() - 20), found.start()):
             said = first["n"]
             count = 1.0 if said in ("a", "an") else float(numbers.words([said]) or said)
             return found, first.start(), count
@@ -464,7 +464,7 @@ def defined_requests(reading: Reading) -> None:
         if noun in _PERIODS or noun in _NO_UNITS:
             continue
         for found in _defined(noun).finditer(lower):
-            before = _DEFINED_BEFORE.search(lower, max(0, found.start() - 8), found.start())
+            before = _DEFINED_BEFORE.search(lower, max(0, found.start() - 20), found.start())
             if before is not None:
                 defined, start = found, before.start()
                 break
@@ -486,18 +486,38 @@ def defined_requests(reading: Reading) -> None:
     if unit in _REQUEST_STEMS and any(stem in said for stem in _REQUEST_STEMS):
         return  # "20,000 requests per minute (400 users, ~50 calls each)": the same requests
     per = float(numbers.words([defined["n"]]) or defined["n"]) * spawned
+    groups = defined.groupdict()
+    if groups.get("k"):
+        per *= 1000  # "each eval job = 50k prompts"
+    if groups.get("more"):
+        per *= float(groups["more"])  # "… × 3 samples": each prompt sampled three times
     counted = next((r for r in [*reversed(rates), source] if noun in r.lower()), source)
     ends = tuple(f"← '{r}'" for r in (source, counted))  # the rate, said again below
     reading.understood[:] = [u for u in reading.understood if not u.endswith(ends)]
     del reading.values["requests_per_day"]
     reading.match = None
     rate = value * per
-    reading.put(
-        "requests_per_day",
-        rate,
-        f"{compact(rate)} requests/day",
-        f"{counted}' × '{' '.join(reading.text[start : defined.end()].split())}",
-    )
+    definition = " ".join(reading.text[start : defined.end()].split())
+    said = f"{counted}' × '{definition}"
+    reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", said)
+    _unsay_lengths(reading, start, defined.end())
+
+
+def _unsay_lengths(reading: Reading, start: int, end: int) -> None:
+    """A length read inside a definition ("each eval job = 50k prompts") is no request's
+    length: its say-back and its clash with the real one go."""
+    for name in ("input_tokens", "output_tokens"):
+        for length, m in reading.history.get(name, []):
+            if m is None or not start <= m.toks[0].start < end:
+                continue
+            if length == reading.values.get(name):
+                continue
+            said = reading.said(m)
+            reading.understood[:] = [u for u in reading.understood if not u.endswith(f"'{said}'")]
+            clash = (f"two values for {name}", f"({length:g} and")
+            reading.ambiguities[:] = [
+                a for a in reading.ambiguities if not (a.startswith(clash[0]) and clash[1] in a)
+            ]
 
 
 _MINUTES_PER_CALL = re.compile(

@@ -1161,3 +1161,10 @@ def test_the_option_picked_by_its_letter_of_lines_a_b_c(catalog: Catalog) -> Non
                    "DeepSeek V3, 1.6B output tokens/day.", catalog)
     assert (parsed.fields["term_months"], parsed.fields["price_per_gpu_hour"]) == (24, 3.95)
     assert parsed.fields["gpu"] == "b200" and "concurrency" not in parsed.fields
+
+
+def test_a_job_defined_in_prompts_and_samples(catalog: Catalog) -> None:
+    parsed = parse("Each eval job = 50k prompts × 3 samples, 600 tokens in, 900 out. They run "
+                   "twelve jobs a day. Qwen3-235B-A22B FP8 on H200.", catalog)
+    assert parsed.fields["requests_per_day"] == 1_800_000
+    assert parsed.fields["input_tokens"] == 600 and parsed.ambiguities == []
