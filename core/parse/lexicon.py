@@ -348,6 +348,7 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("tensor", "-", "parallel", "-", "size"): BREAK,  # a layout, no concurrency
     ("tensor", "_", "parallel", "_", "size"): BREAK,
     ("pipeline", "-", "parallel", "-", "size"): BREAK,
+    ("context", "window"): "CONTEXT",
     ("contract", "length"): "TERM",  # "Contract length (months): 24"
     ("contract", "length", "(", "months", ")"): "TERM",
     ("term", "length"): "TERM",

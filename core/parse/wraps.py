@@ -32,6 +32,8 @@ _LABEL = re.compile(r"[^\n:]{1,30}:\s")
 _ITEM = re.compile(r"[ \t>*•-]*(?:\([a-e1-9]\)|[a-e1-9]\))\s", re.IGNORECASE)
 """A lettered or numbered item ("(a) chat: …", "2) batch"): a record of its own."""
 _TRAILING_WORD = re.compile(r"[A-Za-z]{1,7}$")
+_LEADERS = re.compile(r"\S\s*\.{3,}\s*\S")
+"""Dot leaders between a form's label and its value ("Target model ...... GLM-5")."""
 _GOES_ON = frozenset("(~$€£")
 
 
@@ -96,6 +98,8 @@ def _wrapped(before: str, after: str) -> str | None:
         return None  # "US-East 60" then "EU-West 25": a breakdown's parts
     if ":" in before and _LABEL.match(after):
         return None  # "Requests per second: 65" then "input tokens: 1800": a form
+    if _LEADERS.search(before) and _LEADERS.search(after):
+        return None  # "Average daily output .... 1.1B tokens" then "Context window ….": a form
     if first.isupper() and len(before) < WRAP_WIDTH:
         return None
     return line

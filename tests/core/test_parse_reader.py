@@ -1168,3 +1168,12 @@ def test_a_job_defined_in_prompts_and_samples(catalog: Catalog) -> None:
                    "twelve jobs a day. Qwen3-235B-A22B FP8 on H200.", catalog)
     assert parsed.fields["requests_per_day"] == 1_800_000
     assert parsed.fields["input_tokens"] == 600 and parsed.ambiguities == []
+
+
+def test_a_form_with_dot_leaders_keeps_its_lines_apart(catalog: Catalog) -> None:
+    got = fields("Section 6 — Service Levels\nTarget model ............ GLM-5\n"
+                 "Average daily output .... 1.1 billion tokens\n"
+                 "Context window .......... 64,000 tokens\nMinimum term ............ 12 months",
+                 catalog)
+    assert (got["output_tokens_per_day"], got["context_tokens"], got["term_months"]) == (
+        1.1e9, 64_000, 12)
