@@ -64,6 +64,7 @@ _MARKER_WORDS = (
     "make that",
     "make it",
     "scratch",
+    "hold on",
     "should be",
     "rather",
     "my bad",
@@ -101,6 +102,7 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
     _tried(toks, text)
     _too_few(toks, text)
     if not _marks_anywhere(text):
+        _restated(toks, text)  # "the 3x was Black Friday" needs no marker word
         return toks  # most messages correct nothing: one look decides it
     kinds = _KIND_OF
     figures = [(k, kind) for k, t in enumerate(toks) if (kind := kinds.get(t.type)) is not None]
@@ -160,8 +162,10 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
     return toks
 
 
+_RATIO_END = re.compile(r"\d\s*:\s*$")
 _THE = re.compile(
-    r"^\s*(?:[^\W\d][\w-]*\s*){0,2}?[,;—–-]\s*(?:and\s+)?(?:the\s+)?$|^\s*[,;—–-]?\s*the\s*$",
+    r"^(?:\s*:\s*\d+)?\s*(?:[^\W\d][\w-]*\s*){0,2}?[,;—–-]\s*(?:and\s+)?(?:the\s+)?$"
+    r"|^\s*[,;—–-]?\s*the\s*$",
     re.IGNORECASE,
 )
 _WAS = re.compile(r"^\s*(?:\*|_)?\s*(?:was|were)\b", re.IGNORECASE)
@@ -183,6 +187,8 @@ def _restated(toks: list[Tok], text: str) -> None:
         if first is None:
             continue
         before = figures[n - 1] if n else None
+        if before is not None and n > 1 and _RATIO_END.search(text, 0, toks[before].start):
+            before = figures[n - 2]  # "their Grafana says 3:1, the 4 was Christmas week"
         if before is not None and before != first and _kind(toks[before]) == _kind(old):
             between = text[toks[before].end : old.start]
             if _THE.match(between) and old.start - toks[before].end <= MAX_GAP:
@@ -226,8 +232,8 @@ def _too_few(toks: list[Tok], text: str) -> None:
 
 
 _OVER = re.compile(
-    r"\b(?:wait|scratch\s+that|make\s+(?:that|it)|i\s+meant|correction|oops|my\s+bad)\b"
-    r"[^\d.;!?\n]{0,60}$",
+    r"\b(?:wait|scratch\s+that|make\s+(?:that|it)|i\s+meant|correction|oops|my\s+bad|hold\s+on)\b"
+    r"(?:[^\d.;!?\n]|(?<=[A-Za-z])\d){0,60}$",
     re.IGNORECASE,
 )
 """A strong correction and the words before the new figure: "— wait, that was last

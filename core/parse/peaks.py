@@ -78,11 +78,12 @@ _FRACTION_OF_PEAK = re.compile(
     r"\s+(?:on\s+)?(?:average|avg)\b"
     r"|\b(?:average|avg|averages)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits\s+at|maybe|abt))?\s+"
     r"(?:about\s+|around\s+|roughly\s+|maybe\s+|abt\s+|~\s*)?(?:a\s+|one\s+)?"
-    r"(?P<part2>half|third|quarter|fifth)\s+(?:of\s+)?(?:that|it|this|(?:the\s+)?peak)\b",
+    r"(?P<part2>half|third|quarter|fifth|1/2|1/3|1/4|1/5)\s+(?:of\s+)?(?:that|it|this|(?:the\s+)?peak)\b",
     re.IGNORECASE,
 )
 """The same said with a fraction, after a rate at the peak: "…, a third of that on average"."""
 _PARTS = {"half": 2.0, "third": 3.0, "quarter": 4.0, "fifth": 5.0}
+_PARTS |= {"1/2": 2.0, "1/3": 3.0, "1/4": 4.0, "1/5": 5.0}
 _FRACTION_ABROAD = re.compile(
     r"\b(?:média|media|promedio|snittet|genomsnittet)\b[^.;!?\n\d]{0,40}?\b(?P<part>metade"
     r"|la\s+mitad|um\s+terço|un\s+tercio|la\s+metà|un\s+terzo|hälften|en\s+tredjedel"
@@ -103,7 +104,7 @@ _COLON_RATIO = re.compile(
     re.IGNORECASE,
 )
 """A ratio said with a colon, either way round: "avg:peak is 1:4", "peak:avg 3:1"."""
-_RATIO_DIGITS = re.compile(r"\s*:\s*\d")
+_RATIO_DIGITS = re.compile(r"\s*[:/]\s*\d")
 _FLAT = re.compile(
     r"\bflat\s+(?:all\s+day|around\s+the\s+clock|24/7|24x7|day\s+and\s+night|through(?:out)?\s+"
     r"the\s+day)\b|\bno\s+(?:real\s+|daily\s+)?(?:peaks?|spikes?|peak\s+hours?)\b(?!\s+(?:is|of|at))",

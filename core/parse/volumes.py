@@ -251,8 +251,8 @@ def _share(found: re.Match[str]) -> float:
 
 
 _ACTIVE_HOURS = re.compile(
-    r"\b(?:during|over|in|for|across)\s+(?:our|a|the|their)?\s*(?P<n>\d{1,2})[\s-]*"
-    r"(?:hours?|hrs?|h)\b(?:\s+(?:window|day|shift|business\s+day|working\s+day))?"
+    r"\b(?:during|over|in|for|across|inside|within)\s+(?:our|a|the|their)?\s*(?P<n>\d{1,2})[\s-]*"
+    r"(?:hours?|hrs?|h)\b(?:\s+(?:[a-z]+\s+)?(?:window|day|shift|business\s+day|working\s+day))?"
     r"|\b(?P<n2>\d{1,2})\s*(?:(?:busy|working|business|active|office)\s+)?(?:hours|hrs|h)"
     r"\s+(?:a|per|each)\s+(?:day|night)\b",
     re.IGNORECASE,

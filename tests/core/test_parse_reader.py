@@ -1177,3 +1177,23 @@ def test_a_form_with_dot_leaders_keeps_its_lines_apart(catalog: Catalog) -> None
                  catalog)
     assert (got["output_tokens_per_day"], got["context_tokens"], got["term_months"]) == (
         1.1e9, 64_000, 12)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("gpt-oss-120b, ~40 rps but only inside their 10h support window, basically nothing "
+         "overnight.", {"requests_per_day": 40 * 3600 * 10}),
+        ("qwen3-32b: 75k req/hr at peak, their avg hour runs ~1/3 of the peak one.",
+         {"requests_per_day": 600_000, "peak_to_average": 3.0}),
+        ("4M req/day of DeepSeek V3 — wait no, that was their Q3 figure, it's 5.2M now.",
+         {"requests_per_day": 5_200_000}),
+        ("Qwen3-30B-A3B, peaks of 12k req/min, peak-to-avg 4:1 — hold on, their Grafana says "
+         "3:1, the 4 was Christmas week.", {"requests_per_day": 5_760_000, "peak_to_average": 3.0}),
+    ],
+)
+def test_windows_fractions_of_the_peak_and_ratios_corrected(
+    catalog: Catalog, text: str, expected: dict[str, float]
+) -> None:
+    got = fields(text, catalog)
+    assert {k: got.get(k) for k in expected} == pytest.approx(expected)
