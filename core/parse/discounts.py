@@ -13,12 +13,21 @@ import re
 from typing import Any
 
 _DISCOUNT = re.compile(
-    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*(?:off|discount|rebate|lower|less|cheaper)\b"
+    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*(?:[a-z-]+\s+)?(?:off|discount|rebate|lower|less|cheaper)\b"
     r"|\b(?:discount|rebate|reduction)\s+of\s+(?P<pct2>\d{1,2}(?:\.\d+)?)\s*%"
     r"|\b(?:less|minus)\s+(?P<pct3>\d{1,2}(?:\.\d+)?)\s*%",
     re.IGNORECASE,
 )
 _PRICE_AFTER = re.compile(r"\$\s?\d")
+_ALREADY = re.compile(
+    r"\b(?:after|net\s+of|including|incl)\s+(?:the\s+|a\s+|our\s+|their\s+)?(?:~\s*)?$",
+    re.IGNORECASE,
+)
+_PRICE_IT_DISCOUNTED = re.compile(
+    r"\b(?:at|after)\s+the\s+(?:discounted|discount|net)\b|\bdiscounted\s+(?:number|price|rate)\b",
+    re.IGNORECASE,
+)
+"""Asked for the price after a discount said before the price it comes off."""
 _API_NEAR = re.compile(r"\b(?:api|per\s+million|/m\b|per\s+1m)", re.IGNORECASE)
 
 
@@ -29,8 +38,12 @@ def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]
         return []
     at = text.find(said.split()[0]) if said else -1
     found = _DISCOUNT.search(text, max(0, at), max(0, at) + 300)  # said with the price
+    if found is None and at > 0 and _PRICE_IT_DISCOUNTED.search(text):
+        found = _DISCOUNT.search(text, max(0, at - 120), at)  # "8% off list — list is $3.80"
     if at < 0 or found is None:
         return []
+    if _ALREADY.search(text, max(0, found.start() - 30), found.start()):
+        return []  # "$2.25, that's our 18-month rate after the 5% loyalty discount": net already
     clause = text[max(0, found.start() - 40) : found.end() + 20]
     if _API_NEAR.search(clause) or _PRICE_AFTER.search(text, found.end(), found.end() + 60):
         return []  # "10% off, so price the deal at $4.41"; a bill said later is no price

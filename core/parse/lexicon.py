@@ -245,6 +245,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("per", "annum"): "PER_TIME:year",
     ("year", "over", "year"): "PER_TIME:year",
     ("year", "-", "over", "-", "year"): "PER_TIME:year",
+    ("year", "-", "on", "-", "year"): "PER_TIME:year",
+    ("year", "on", "year"): "PER_TIME:year",
     ("month", "-", "over", "-", "month"): "PER_TIME:month",
     ("quarter", "-", "over", "-", "quarter"): "PER_TIME:quarter",
     ("quarter", "over", "quarter"): "PER_TIME:quarter",

@@ -74,6 +74,7 @@ _PEOPLE = frozenset(
 """Populations that send requests themselves: a count of them alone is asked about."""
 _EACH_BEFORE = re.compile(
     r"(?:\beach(?:\s+one|\s+[a-z]+(?=\s+is\b))?|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
+    r"|\b(?:an?|each|every)\s+[a-z]+\s+(?:fans\s+out\s+(?:in)?to|spawns|kicks\s+off|triggers|makes)"
     r"|\b(?:one|an?|each|every|per)\s+(?:active\s+|daily\s+|typical\s+)?"
     r"(?:person|user|member|employee|student|customer|player)"
     r"(?:\s+(?:on\s+)?(?:average|avg))?)\s+"
@@ -274,6 +275,8 @@ def _share(text: str, t: Tok) -> Factor | None:
         return None  # "RAG is 70% of 1M calls/day, agents are the other 30%": a mix, all sized
     period = next((_PERIODS[w] for w in words if w in _PERIODS), None)
     said = _said(text, t.start, _segment_end(text, t.end))
+    if words[:1] == ["also"]:  # "every ticket gets a triage call and 40% also get a second"
+        return Factor(1 + t.value / 100, "share", "each", period, said)
     return Factor(t.value / 100, "share", "each", period, said)
 
 
@@ -530,7 +533,7 @@ _MINUTES_PER_CALL = re.compile(
 _MINUTES = re.compile(r"\d+(?:\.\d+)?\s*min(?:ute)?s?\b")
 """The minutes of a call, whose "not read as a latency" note the product answers."""
 _TURNS_PER_MINUTE = re.compile(
-    rf"\b(?P<n>\d+(?:\.\d+)?|{_SMALL_WORDS})\s+(?:llm\s+)?turns?\s+(?:per|a|each)\s+minute\b",
+    rf"\b(?P<n>\d+(?:\.\d+)?|{_SMALL_WORDS})\s+(?:llm\s+)?(?:turns?|times)\s+(?:per|a|each)\s+minute\b",
     re.IGNORECASE,
 )
 
@@ -574,6 +577,9 @@ def call_minutes(reading: Reading) -> None:
     else:
         return
     reading.withdraw("requests_per_day")
+    peak = reading.sources.get("peak_to_average")
+    if peak and f"{turns['n']} times" in peak:
+        reading.withdraw("peak_to_average")  # "speaks about 4 times a minute": no peak
     used = ("two values for requests_per_day", *(f"'{m}" for m in _MINUTES.findall(said)))
     reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(used)]
     ends = tuple(f"← '{c}'" for _, c in calls)  # the calls, said again with their turns

@@ -1197,3 +1197,29 @@ def test_windows_fractions_of_the_peak_and_ratios_corrected(
 ) -> None:
     got = fields(text, catalog)
     assert {k: got.get(k) for k in expected} == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("25,000 calls a day, the average call lasts 6 minutes and the agent speaks about 4 times "
+         "a minute. gpt-oss-20b", {"requests_per_day": 600_000, "peak_to_average": None}),
+        ("~2M support tickets a month: every ticket gets a triage call and 40% also get a second "
+         "suggested-reply pass. DeepSeek-V3", {"requests_per_day": 2e6 / 30 * 1.4}),
+        ("2,000 developers, each kicks off ~15 agent tasks a day, and a task fans out into ~11 "
+         "model calls. Kimi K2.5", {"requests_per_day": 330_000}),
+        ("DeepSeek-R1: 250 million output tokens per day; volume is forecast to grow 60% "
+         "year-on-year.", {"monthly_growth": 1.6 ** (1 / 12) - 1}),
+        ("32x GB200 at $6.10/GPU-hr for 24 months, and the 10% prepay discount applies on top, so "
+         "price it after the discount. Kimi K2.5, 256 concurrent.", {"price_per_gpu_hour": 5.49}),
+        ("Quote H100 at $2.25, that's our 18-month rate after the 5% loyalty discount. Llama 3.1 "
+         "70B, 2M req/day", {"price_per_gpu_hour": 2.25}),
+        ("pipeline sits at ~$14M, up about 20% year on year. Nothing to size this week.",
+         {"monthly_growth": None}),
+    ],
+)
+def test_calls_tasks_discounts_and_growth_said_more_ways(
+    catalog: Catalog, text: str, expected: dict[str, float | None]
+) -> None:
+    got = fields(text, catalog)
+    assert {k: got.get(k) for k in expected} == pytest.approx(expected)
