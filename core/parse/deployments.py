@@ -53,7 +53,8 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
 
 
 _PER_NODE = re.compile(
-    r"\s*(?:(?:sequences|seqs|requests|sessions|users|streams|calls)\s+)?(?:per|each|a|/)\s*"
+    r"\s*(?:(?:sequences|seqs|requests|sessions|users|streams|calls|chats|conversations)\s+)?"
+    r"(?:per|each|a|/)\s*"
     r"(?:node|box|server|replica|instance|pod)\b"
     r"(?:[^.;\n\d]{0,12}?(?P<total>\d[\d,]*)\s+(?:in\s+)?(?:total|overall|in\s+all)\b)?",
     re.IGNORECASE,
@@ -71,11 +72,14 @@ _PER_GPU_SESSIONS = re.compile(
 
 def concurrency_per_gpu(reading: Reading) -> None:
     """ "12 sessions per GPU" on a deployment of 144 GPUs: 1,728 concurrent, said."""
-    if "concurrency" in reading.values or not reading.gpu_count or "per" not in reading.lower:
+    if not reading.gpu_count or "per" not in reading.lower:
         return
     found = _PER_GPU_SESSIONS.search(reading.text)
     if found is None:
         return
+    said = reading.sources.get("concurrency")
+    if "concurrency" in reading.values and not (said and said in found.group()):
+        return  # a concurrency said of the whole deployment stands
     total = int(found["n"]) * reading.gpu_count
     reading.values["concurrency"] = total
     reading.understood.append(f"concurrency {total} ← '{found.group()}' × {reading.gpu_count} GPUs")

@@ -55,7 +55,7 @@ UNITS = {
 
 
 _SHARE_OF_PEAK = re.compile(
-    r"\b(?:average|avg|mean)\b(?:(?!\band\b)[^.;!?\n]){0,40}?\b(?:is|at|runs|sits|about|around"
+    r"\b(?:average|avg|mean|averages)\b(?:(?!\band\b)[^.;!?\n]){0,40}?\b(?:is|at|runs|sits|about|around"
     r"|roughly|being|abt|~|≈)"
     r"\s*[~≈]?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*of\s+"
     r"(?:(?:the\s+|our\s+)?peak|(?P<back>that|this|it))\b"
@@ -252,7 +252,8 @@ def _elliptic(toks: list[Tok], last: int, covered: set[int]) -> tuple[Tok, str] 
 
 _AT_PEAK = re.compile(
     r"\b(?:fixed|sized?|set|run|provisioned?|price[ds]?|quoted?|estimated?)\s+"
-    r"(?:it\s+|the\s+deployment\s+)?(?:at|for)\s+the\s+peak\b",
+    r"(?:it\s+|the\s+deployment\s+)?(?:at|for)\s+the\s+peak\b"
+    r"|\b(?:do|use|take|start\s+with)\s+the\s+peak(?:\s+one)?\b",
     re.IGNORECASE,
 )
 """A deployment asked for at its peak concurrency, not its average."""

@@ -617,3 +617,49 @@ def each_ones_volume(reading: Reading, counts: list[Tok]) -> None:
         f"{compact(total)} output tokens/day ← '{people.said}' × '{said}' (each one's)"
     )
 
+
+
+_CONCURRENT_TURNS = re.compile(
+    r"(?P<c>\d[\d,]*)\s+(?:concurrent|simultaneous|parallel)\s+(?:calls|sessions|conversations"
+    r"|users|streams|agents|chats)\s+(?:at|each\s+(?:at|doing|making|sending))?\s*(?:about\s+|~\s*)?"
+    r"(?P<n>\d+(?:\.\d+)?)\s+(?:turns|requests|calls|messages)\s*(?:/|per\s+|an?\s+)"
+    r"(?P<unit>s|sec|second|min|minute|h|hr|hour)\b(?:\s+each)?",
+    re.IGNORECASE,
+)
+"""Sessions open at once, each asking at a rate: "1,100 concurrent calls at ~4 turns/min each"."""
+_AT_PEAK_BEFORE = re.compile(r"\b(?:at|during)\s+(?:the\s+)?peak\b[^.;!?\n]*$", re.IGNORECASE)
+_UNIT_PER_DAY = {"s": 86400, "sec": 86400, "second": 86400, "min": 1440, "minute": 1440}
+_UNIT_PER_DAY |= {"h": 24, "hr": 24, "hour": 24}
+
+
+def _quotes_part(line: str, said: str) -> bool:
+    """Whether a say-back line quotes a piece of ``said`` ("'4 turns/min' is the peak")."""
+    quoted = re.findall(r"'([^']+)'", line)
+    return bool(quoted) and quoted[0] in said and "peak" in line
+
+
+def concurrent_turns(reading: Reading) -> None:
+    """Sessions open at once times each one's rate is the request rate ("at peak they run
+    1,100 concurrent calls at ~4 turns/min each": 4,400 turns a minute), said; the
+    sessions are the load, not a batch to price."""
+    if "concurrent" not in reading.lower and "simultaneous" not in reading.lower:
+        return
+    found = _CONCURRENT_TURNS.search(reading.text)
+    if found is None:
+        return
+    sessions = numbers.digits(found["c"])
+    if not sessions:
+        return
+    rate = sessions * float(found["n"]) * _UNIT_PER_DAY[found["unit"].lower()]
+    said = " ".join(found.group().split())
+    reading.withdraw("requests_per_day")
+    reading.withdraw("concurrency")
+    reading.match = None
+    reading.understood[:] = [u for u in reading.understood if not _quotes_part(u, said)]
+    ratio = reading.values.get("peak_to_average")
+    at_peak = _AT_PEAK_BEFORE.search(reading.text, max(0, found.start() - 30), found.start())
+    if at_peak is not None and isinstance(ratio, float) and ratio > 1:
+        reading.put("requests_per_day", rate / ratio, f"{compact(rate / ratio)} requests/day", said)
+        reading.assume(f"'{said}' is the peak: ÷ {ratio:g} (peak to average)")
+        return
+    reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", said)

@@ -38,7 +38,13 @@ from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import compact
 from core.parse.options import deal_price, taken
 from core.parse.plausible import implausible
-from core.parse.products import call_minutes, defined_requests, each_ones_volume, multiply
+from core.parse.products import (
+    call_minutes,
+    concurrent_turns,
+    defined_requests,
+    each_ones_volume,
+    multiply,
+)
 from core.parse.reasoning import split_reasoning, tokens_of
 from core.parse.references import blank_references
 from core.parse.rows import one_models_lines
@@ -129,6 +135,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     each_ones_volume(reading, tokens.counts)
     defined_requests(reading)
     call_minutes(reading)
+    concurrent_turns(reading)
     totals(reading, tokens.counts)
     over_a_window(reading)
     active_hours(reading)

@@ -1223,3 +1223,23 @@ def test_calls_tasks_discounts_and_growth_said_more_ways(
 ) -> None:
     got = fields(text, catalog)
     assert {k: got.get(k) for k in expected} == pytest.approx(expected)
+
+
+def test_sessions_open_at_once_at_a_rate_each(catalog: Catalog) -> None:
+    got = fields("gpt-oss-20b on L40S. At peak they run 1,100 concurrent calls at ~4 turns/min "
+                 "each, and over the full day the turn rate averages about 40% of that peak.",
+                 catalog)
+    assert got["requests_per_day"] == pytest.approx(1100 * 4 * 1440 / 2.5)
+    assert got["peak_to_average"] == 2.5 and "concurrency" not in got
+
+
+@pytest.mark.parametrize(
+    ("text", "concurrency"),
+    [("3 replicas, each a node of 8 H200s, expecting ~40 concurrent chats per replica.", 120),
+     ("5 nodes × 8 MI325X, planning ~12 concurrent sessions per GPU.", 480),
+     ("8x B200 with gpt-oss-120b: typical 48 concurrent, peak 160. Do the peak one first.", 160)],
+)
+def test_concurrency_by_the_replica_the_gpu_or_the_peak_asked(
+    catalog: Catalog, text: str, concurrency: int
+) -> None:
+    assert fields(f"Llama 3.1 405B. {text}", catalog)["concurrency"] == concurrency
