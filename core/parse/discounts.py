@@ -38,14 +38,16 @@ def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]
         return []
     at = text.find(said.split()[0]) if said else -1
     found = _DISCOUNT.search(text, max(0, at), max(0, at) + 300)  # said with the price
-    if found is None and at > 0 and _PRICE_IT_DISCOUNTED.search(text):
+    before = found is None and at > 0 and _PRICE_IT_DISCOUNTED.search(text) is not None
+    if before:
         found = _DISCOUNT.search(text, max(0, at - 120), at)  # "8% off list — list is $3.80"
     if at < 0 or found is None:
         return []
     if _ALREADY.search(text, max(0, found.start() - 30), found.start()):
         return []  # "$2.25, that's our 18-month rate after the 5% loyalty discount": net already
     clause = text[max(0, found.start() - 40) : found.end() + 20]
-    if _API_NEAR.search(clause) or _PRICE_AFTER.search(text, found.end(), found.end() + 60):
+    priced_after = not before and _PRICE_AFTER.search(text, found.end(), found.end() + 60)
+    if _API_NEAR.search(clause) or priced_after:
         return []  # "10% off, so price the deal at $4.41"; a bill said later is no price
     pct = float(found["pct"] or found["pct2"] or found["pct3"])
     if not 0 < pct < 100:

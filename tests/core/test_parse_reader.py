@@ -1243,3 +1243,9 @@ def test_concurrency_by_the_replica_the_gpu_or_the_peak_asked(
     catalog: Catalog, text: str, concurrency: int
 ) -> None:
     assert fields(f"Llama 3.1 405B. {text}", catalog)["concurrency"] == concurrency
+
+
+def test_a_discount_said_before_the_price_it_comes_off(catalog: Catalog) -> None:
+    got = fields("Deal desk approved 8% off list for Mosaic — list is $3.80/GPU-hr on H100, so "
+                 "price it at the discounted number. 24 H100s, DeepSeek-V3, batch 48.", catalog)
+    assert got["price_per_gpu_hour"] == pytest.approx(3.80 * 0.92)
