@@ -23,6 +23,8 @@ _ALREADY = re.compile(
     r"\b(?:after|net\s+of|including|incl)\s+(?:the\s+|a\s+|our\s+|their\s+)?(?:~\s*)?$",
     re.IGNORECASE,
 )
+_LIST_BEFORE = re.compile(r"\blist(?:\s+price)?\s*(?:is|was|of|at|=|:)?\s*$", re.IGNORECASE)
+"""A list price: the one a discount said before it comes off ("list is $3.80")."""
 _PRICE_IT_DISCOUNTED = re.compile(
     r"\b(?:at|after)\s+the\s+(?:discounted|discount|net)\b|\bdiscounted\s+(?:number|price|rate)\b",
     re.IGNORECASE,
@@ -39,6 +41,7 @@ def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]
     at = text.find(said.split()[0]) if said else -1
     found = _DISCOUNT.search(text, max(0, at), max(0, at) + 300)  # said with the price
     before = found is None and at > 0 and _PRICE_IT_DISCOUNTED.search(text) is not None
+    before = before and _LIST_BEFORE.search(text, max(0, at - 25), at) is not None
     if before:
         found = _DISCOUNT.search(text, max(0, at - 120), at)  # "8% off list — list is $3.80"
     if at < 0 or found is None:
