@@ -4,6 +4,7 @@ peak against average, and values no one means named instead of used (issue 14)."
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 
 import pytest
 
@@ -13,6 +14,12 @@ from core.parse import parse
 
 def fields(text: str, catalog: Catalog) -> dict[str, object]:
     return parse(text, catalog).fields
+
+
+def read_as(text: str, catalog: Catalog, expected: Mapping[str, float | None]) -> None:
+    """The fields ``expected`` names are read with those values (None: not read)."""
+    got = fields(text, catalog)
+    assert {k: got.get(k) for k in expected} == pytest.approx(dict(expected))
 
 
 @pytest.mark.parametrize(
@@ -765,8 +772,7 @@ def test_a_gpu_ruled_out_after_the_correction_stays_out(catalog: Catalog) -> Non
 def test_italian_polish_turkish_dutch_and_hindi_volumes(
     catalog: Catalog, text: str, expected: dict[str, float]
 ) -> None:
-    got = fields(text, catalog)
-    assert {k: got.get(k) for k in expected} == pytest.approx(expected)
+    read_as(text, catalog, expected)
 
 
 @pytest.mark.parametrize(
@@ -1045,8 +1051,7 @@ def test_a_count_of_pages_after_a_contract_is_no_term(catalog: Catalog) -> None:
 def test_chinese_numerals_korean_counters_swedish_and_portuguese(
     catalog: Catalog, text: str, expected: dict[str, float]
 ) -> None:
-    got = fields(text, catalog)
-    assert {k: got.get(k) for k in expected} == pytest.approx(expected)
+    read_as(text, catalog, expected)
 
 
 @pytest.mark.parametrize(
@@ -1093,8 +1098,7 @@ def test_a_price_in_brackets_that_rules_nothing_out_is_not_set_aside(catalog: Ca
 def test_a_documents_tokens_are_what_the_model_reads(
     catalog: Catalog, text: str, expected: dict[str, int]
 ) -> None:
-    got = fields(text, catalog)
-    assert {k: got.get(k) for k in expected} == expected
+    read_as(text, catalog, expected)
 
 
 def test_responses_that_start_streaming_within_a_second_are_a_ttft(catalog: Catalog) -> None:
@@ -1195,8 +1199,7 @@ def test_a_form_with_dot_leaders_keeps_its_lines_apart(catalog: Catalog) -> None
 def test_windows_fractions_of_the_peak_and_ratios_corrected(
     catalog: Catalog, text: str, expected: dict[str, float]
 ) -> None:
-    got = fields(text, catalog)
-    assert {k: got.get(k) for k in expected} == pytest.approx(expected)
+    read_as(text, catalog, expected)
 
 
 @pytest.mark.parametrize(
@@ -1221,8 +1224,7 @@ def test_windows_fractions_of_the_peak_and_ratios_corrected(
 def test_calls_tasks_discounts_and_growth_said_more_ways(
     catalog: Catalog, text: str, expected: dict[str, float | None]
 ) -> None:
-    got = fields(text, catalog)
-    assert {k: got.get(k) for k in expected} == pytest.approx(expected)
+    read_as(text, catalog, expected)
 
 
 def test_sessions_open_at_once_at_a_rate_each(catalog: Catalog) -> None:
