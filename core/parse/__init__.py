@@ -10,6 +10,9 @@ Pipeline (each stage a module named for its idea)::
     grammar    lark LALR(1) over the terminals (grammar.lark) -> facts, never failing
     facts      each rule's meaning -> the JSON contract's field values, said back
     keyvalue   key=value pairs, typed; they win over prose
+    products   a volume said as a population and its frequencies, multiplied out
+    units      requests counted in a unit the message defines ("a session ≈ 12 calls")
+    calls      voice calls × minutes × turns, and sessions open at once × their rate
     breakdowns a volume broken down under a header, one part a line, summed
     rows       which row of a pasted table the message means, or which rows add up
     deployments GPUs and concurrency said by the node, replica or GPU, multiplied out

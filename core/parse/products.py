@@ -18,12 +18,9 @@ about, never taken as requests; a conversation a day with no turns stays one req
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-
-from rapidfuzz.distance import OSA
 
 from core.parse import numbers
 from core.parse.facts import QUANTITIES
@@ -36,7 +33,7 @@ if TYPE_CHECKING:
 
 _DAY = frozenset({"day", "daily", "d", "today", "workday", "business", "working", "weekday"})
 _DAY_SECONDS = seconds("day")
-_PERIODS = {
+PERIODS = {
     **dict.fromkeys(_DAY, 1.0),
     **dict.fromkeys(("week", "wk", "weekly"), seconds("week") / _DAY_SECONDS),
     **dict.fromkeys(("month", "mo", "monthly", "mon"), seconds("month") / _DAY_SECONDS),
@@ -245,7 +242,7 @@ def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
     words = _words(text, t.end)
     if len(words) <= at or words[at] != nouns[at] or (at and words[0] in _NOT_COUNTS):
         return None  # "10 s is fine": a time, not a population
-    period = next((_PERIODS[w] for w in words[at + 1 : at + 4] if w in _PERIODS), None)
+    period = next((PERIODS[w] for w in words[at + 1 : at + 4] if w in PERIODS), None)
     return Factor(value, words[at], None, period, _said(text, t.start, _segment_end(text, t.end)))
 
 
@@ -265,7 +262,7 @@ def _share(text: str, t: Tok) -> Factor | None:
     if t.type != "PCT" or not isinstance(t.value, float) or not 0 < t.value <= 100:
         return None
     words = _words(text, t.end)
-    if words[:1] in (["a"], ["per"], ["every"], ["/"]) and words[1:2] and words[1] in _PERIODS:
+    if words[:1] in (["a"], ["per"], ["every"], ["/"]) and words[1:2] and words[1] in PERIODS:
         return None  # "grows ten percent a month": a rate of change, not who asks
     if _GROWING.search(text, max(0, t.start - 20), t.start):
         return None  # "expecting that to grow 40% quarter over quarter"
@@ -273,7 +270,7 @@ def _share(text: str, t: Tok) -> Factor | None:
         return None  # "the peak sits at 70% of capacity": a utilization, not who asks
     if _MIX_BEFORE.search(text, max(0, t.start - 12), t.start):
         return None  # "RAG is 70% of 1M calls/day, agents are the other 30%": a mix, all sized
-    period = next((_PERIODS[w] for w in words if w in _PERIODS), None)
+    period = next((PERIODS[w] for w in words if w in PERIODS), None)
     said = _said(text, t.start, _segment_end(text, t.end))
     if words[:1] == ["also"]:  # "every ticket gets a triage call and 40% also get a second"
         return Factor(1 + t.value / 100, "share", "each", period, said)
@@ -307,14 +304,14 @@ def _factor(text: str, t: Tok) -> Factor | None:
     for k, w in enumerate(words):
         if w in ("per", "a", "an", "every", "/") and k + 1 < len(words):
             what = words[k + 1]
-            if what in _PERIODS:
-                period = _PERIODS[what]
+            if what in PERIODS:
+                period = PERIODS[what]
             elif per is None or per == "each":
                 per = what
             if k > 0 and words[k - 1] not in _FILLER and not named:
                 noun, named = words[k - 1], True  # "sessions per user per day": sessions
         elif w in ("daily", "monthly", "weekly"):
-            period = _PERIODS[w]
+            period = PERIODS[w]
     if per is None and period is None:
         return None
     value = float(t.value) if isinstance(t.value, float) else 0.0
@@ -337,7 +334,7 @@ def _follows(factor: Factor, before: Factor) -> bool:
         return True
     if factor.per in ("user", "person", "head", "member", "seat", "employee", "agent"):
         return True
-    if before.noun == "share" and factor.per not in _PERIODS:
+    if before.noun == "share" and factor.per not in PERIODS:
         return True  # "~3% open the assistant, avg 5 turns per conversation": what they open
     stem = factor.per.rstrip("s")
     return bool(stem) and before.noun.rstrip("s").startswith(stem[: max(3, len(stem) - 1)])
@@ -370,225 +367,6 @@ def _replace(reading: Reading, said: str) -> None:
         reading.withdraw("requests_per_day")
 
 
-_FINER_UNITS = "calls|turns|messages|prompts|queries|completions|steps"
-"""What a unit is defined in, besides requests themselves."""
-_UNIT_WORDS = f"{_FINER_UNITS}|requests"
-_SMALL_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty"
-_DEFINED_AFTER = (
-    r"s?\s*(?:≈|~|=|:|is|means|equals|averages|makes|fires|triggers|takes|needs|has|does"
-    r"|uses|gets|goes\s+through)?\s*"
-    r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)(?P<k>k)?\s+(?:[a-z-]+\s+){0,2}?"
-    rf"(?P<unit>{_UNIT_WORDS})\b(?:\s*[×x*]\s*(?P<more>\d+)\s+[a-z]+)?"
-)
-_SOME_UNIT = re.compile(rf"(?:\dk?|{_SMALL_WORDS})\s+(?:[a-z-]+\s+){{0,2}}?(?:{_FINER_UNITS})\b")
-_NO_UNITS = frozenset(
-    {"per", "and", "the", "avg", "average", "peak", "token", "tok", "output", "input", "req"}
-)
-"""Words of a rate that are no unit a message defines in calls."""
-_REQUEST_STEMS = ("call", "requ", "quer", "prom", "comp")
-_DEFINED_BEFORE = re.compile(r"\b(?:1|one|a|an|each|every|per)\s+(?:[a-z-]+\s+)?$")
-
-
-@functools.lru_cache(maxsize=256)
-def _defined(noun: str) -> re.Pattern[str]:
-    """How one unit is defined in requests ("session ≈ 12 LLM calls"), opening on the noun
-    itself so the regex engine skips straight to it."""
-    return re.compile(rf"\b{re.escape(noun)}{_DEFINED_AFTER}")
-
-
-_UNIT_FIRST = re.compile(
-    rf"(?P<n>\d+(?:\.\d+)?|{_SMALL_WORDS})\s+(?:[a-z-]+\s+)?(?P<unit>{_UNIT_WORDS})\s+"
-    rf"(?:(?:per|each|a|an|every)\s+(?P<noun>[a-z]+)|each\b)"
-)
-"""The unit said first: "~8 turns per call", "36 LLM calls each session"."""
-
-
-@functools.lru_cache(maxsize=256)
-def _across(noun: str) -> re.Pattern[str]:
-    """The unit's calls said after what it spends: "each report burns ~1.8M output tokens
-    in total across ~300 calls"."""
-    return re.compile(
-        rf"\b{re.escape(noun)}s?\b(?:[^.;!?\n]|(?<=\d)\.(?=\d)){{0,60}}?\b(?P<said>(?:across|over|in)\s+"
-        rf"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)\s+"
-        rf"(?:[a-z-]+\s+){{0,2}}?(?P<unit>{_FINER_UNITS})\b)"
-    )
-
-
-def _per_noun(noun: str, lower: str) -> re.Match[str] | None:
-    """The unit said first, per ``noun`` or a misspelling of it ("8 turns per sesion")."""
-    for found in _UNIT_FIRST.finditer(lower):
-        said = found["noun"]
-        if said is None or said.rstrip("s") == noun:
-            return found
-        if len(noun) >= 5 and OSA.distance(said.rstrip("s"), noun, score_cutoff=1) <= 1:
-            return found
-    return None
-
-
-@functools.lru_cache(maxsize=256)
-def _spawns(noun: str) -> re.Pattern[str]:
-    """One unit starting others: "each ticket kicks off one agent run"."""
-    return re.compile(
-        rf"\b{re.escape(noun)}s?\s+(?:kicks\s+off|triggers|starts|spawns|launches|fires\s+off"
-        rf"|opens)\s+(?P<n>\d+|{_SMALL_WORDS}|an?)\s+(?:[a-z-]+\s+)?(?P<hop>[a-z]{{3,}}?)s?\b"
-    )
-
-
-def _spawned(noun: str, lower: str) -> tuple[re.Match[str], int, float] | None:
-    """A unit that starts others, themselves defined in requests: the definition, where it
-    is said from, and how many of the others one unit starts."""
-    first = _spawns(noun).search(lower)
-    if first is None or first["hop"] in _PERIODS:
-        return None
-    for found in _defined(first["hop"]).finditer(lower, first.end()):
-        if _DEFINED_BEFORE.search(lower, max(0, found.start() - 20), found.start()):
-            said = first["n"]
-            count = 1.0 if said in ("a", "an") else float(numbers.words([said]) or said)
-            return found, first.start(), count
-    return None
-
-
-def defined_requests(reading: Reading) -> None:
-    """Count requests, not the unit defined in them ("1 session ≈ 12 LLM calls" and "90k
-    sessions/day" are 1.08M requests a day), said with both figures."""
-    source = reading.sources.get("requests_per_day")
-    value = reading.values.get("requests_per_day")
-    if source is None or not isinstance(value, float):
-        return
-    if not _SOME_UNIT.search(reading.lower):
-        return  # no figure of turns, calls or steps anywhere: nothing defines the rate's unit
-    rates = [reading.said(m) for name, _, m in reading.quantities if name == "requests_per_day"]
-    said = " ".join([source, *rates]).lower()  # a peak's words and its average's
-    lower = reading.lower
-    defined: re.Match[str] | None = None
-    start, spawned = 0, 1.0
-    nouns = dict.fromkeys(w[:-1] if w.endswith("s") else w for w in re.findall(r"[a-z]{3,}", said))
-    for noun in nouns:  # each once: a 10 KB message says its rates' nouns many times
-        if noun in _PERIODS or noun in _NO_UNITS:
-            continue
-        for found in _defined(noun).finditer(lower):
-            before = _DEFINED_BEFORE.search(lower, max(0, found.start() - 20), found.start())
-            if before is not None:
-                defined, start = found, before.start()
-                break
-        else:
-            unit_first = _per_noun(noun, lower) or _across(noun).search(lower)
-            if unit_first is not None:  # "36 turns per call", "… across ~300 calls"
-                defined, start = unit_first, unit_first.start(
-                    "said" if "said" in unit_first.re.groupindex else 0
-                )
-        if defined is None:
-            hop = _spawned(noun, lower)  # "Each ticket kicks off one agent run, and a run
-            if hop is not None:  # averages 25 LLM calls"
-                defined, start, spawned = hop
-        if defined is not None:
-            break
-    if defined is None or defined["unit"].rstrip("s") in said:
-        return  # "5k calls a day, each call is 2 calls": counted in requests already
-    unit = defined["unit"][:4]
-    if unit in _REQUEST_STEMS and any(stem in said for stem in _REQUEST_STEMS):
-        return  # "20,000 requests per minute (400 users, ~50 calls each)": the same requests
-    per = float(numbers.words([defined["n"]]) or defined["n"]) * spawned
-    groups = defined.groupdict()
-    if groups.get("k"):
-        per *= 1000  # "each eval job = 50k prompts"
-    if groups.get("more"):
-        per *= float(groups["more"])  # "… × 3 samples": each prompt sampled three times
-    counted = next((r for r in [*reversed(rates), source] if noun in r.lower()), source)
-    ends = tuple(f"← '{r}'" for r in (source, counted))  # the rate, said again below
-    reading.understood[:] = [u for u in reading.understood if not u.endswith(ends)]
-    del reading.values["requests_per_day"]
-    reading.match = None
-    rate = value * per
-    definition = " ".join(reading.text[start : defined.end()].split())
-    said = f"{counted}' × '{definition}"
-    reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", said)
-    _unsay_lengths(reading, start, defined.end())
-
-
-def _unsay_lengths(reading: Reading, start: int, end: int) -> None:
-    """A length read inside a definition ("each eval job = 50k prompts") is no request's
-    length: its say-back and its clash with the real one go."""
-    for name in ("input_tokens", "output_tokens"):
-        for length, m in reading.history.get(name, []):
-            if m is None or not start <= m.toks[0].start < end:
-                continue
-            if length == reading.values.get(name):
-                continue
-            said = reading.said(m)
-            reading.understood[:] = [u for u in reading.understood if not u.endswith(f"'{said}'")]
-            clash = (f"two values for {name}", f"({length:g} and")
-            reading.ambiguities[:] = [
-                a for a in reading.ambiguities if not (a.startswith(clash[0]) and clash[1] in a)
-            ]
-
-
-_MINUTES_PER_CALL = re.compile(
-    r"\b(?:average|avg)\s+call\s+(?:is\s+|of\s+|lasts\s+)?(?:about\s+|~\s*)?"
-    r"(?P<a>\d+(?:\.\d+)?)\s*min(?:ute)?s?\b"
-    r"|\b(?P<b>\d+(?:\.\d+)?)\s*min(?:ute)?s?\s+(?:average|avg|on\s+average|per\s+call|a\s+call)\b"
-    r"|\b(?:average|avg)\s+(?:of\s+)?(?:about\s+|~\s*)?(?P<c>\d+(?:\.\d+)?)\s*min(?:ute)?s?\b",
-    re.IGNORECASE,
-)
-_MINUTES = re.compile(r"\d+(?:\.\d+)?\s*min(?:ute)?s?\b")
-"""The minutes of a call, whose "not read as a latency" note the product answers."""
-_TURNS_PER_MINUTE = re.compile(
-    rf"\b(?P<n>\d+(?:\.\d+)?|{_SMALL_WORDS})\s+(?:llm\s+)?(?:turns?|times)\s+(?:per|a|each)\s+minute\b",
-    re.IGNORECASE,
-)
-
-
-_CALL_MINUTES = re.compile(
-    r"(?P<n>\d[\d,.]*)\s*(?P<scale>[kKmMbB])?\s+(?:call\s+)?minutes\s+(?:per|a|each)\s+"
-    r"(?P<per>day|week|month|year)\b",
-    re.IGNORECASE,
-)
-
-
-def call_minutes(reading: Reading) -> None:
-    """Voice agents count calls and minutes, the model counts turns: "2,500 calls a day,
-    average call 3.5 minutes, about five LLM turns per minute" is 43,750 requests a day
-    (and "five turns per minute" is no rate of its own)."""
-    if "minute" not in reading.lower:
-        return
-    turns = _TURNS_PER_MINUTE.search(reading.text)
-    if turns is None:
-        return
-    per_minute = float(numbers.words([turns["n"].lower()]) or turns["n"])
-    calls = [
-        (value, reading.said(m))
-        for name, value, m in reading.quantities
-        if name == "requests_per_day" and "call" in reading.said(m).lower()
-    ]
-    minutes = _MINUTES_PER_CALL.search(reading.text)
-    spent = _CALL_MINUTES.search(reading.text)
-    if calls and minutes is not None:
-        value, said = calls[-1]
-        per_call = float(minutes["a"] or minutes["b"] or minutes["c"])
-        rate = value * per_call * per_minute
-        said = f"{said}' × '{' '.join(minutes.group().split())}"
-    elif spent is not None:  # "5.4M call minutes per month"
-        total = numbers.digits(spent["n"])
-        if total is None:
-            return
-        total *= numbers.SCALES.get((spent["scale"] or "").lower(), 1.0)
-        rate = total / _PERIODS[spent["per"].lower()] * per_minute
-        said = " ".join(spent.group().split())
-    else:
-        return
-    reading.withdraw("requests_per_day")
-    peak = reading.sources.get("peak_to_average")
-    if peak and f"{turns['n']} times" in peak:
-        reading.withdraw("peak_to_average")  # "speaks about 4 times a minute": no peak
-    used = ("two values for requests_per_day", *(f"'{m}" for m in _MINUTES.findall(said)))
-    reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(used)]
-    ends = tuple(f"← '{c}'" for _, c in calls)  # the calls, said again with their turns
-    reading.understood[:] = [u for u in reading.understood if not u.endswith(ends)]
-    reading.match = None
-    words = " ".join(turns.group().split())
-    reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", f"{said}' × '{words}")
-
-
 _EACH_MAKES = re.compile(
     r"\beach(?:\s+one|\s+of\s+them)?\s+(?:generates|produces|uses|consumes|burns|outputs"
     r"|does|needs)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?$",
@@ -616,50 +394,3 @@ def each_ones_volume(reading: Reading, counts: list[Tok]) -> None:
     reading.understood.append(
         f"{compact(total)} output tokens/day ← '{people.said}' × '{said}' (each one's)"
     )
-
-
-
-_CONCURRENT_TURNS = re.compile(
-    r"(?P<c>\d[\d,]*)\s+(?:concurrent|simultaneous|parallel)\s+(?:calls|sessions|conversations"
-    r"|users|streams|agents|chats)\s+(?:at|each\s+(?:at|doing|making|sending))?\s*(?:about\s+|~\s*)?"
-    r"(?P<n>\d+(?:\.\d+)?)\s+(?:turns|requests|calls|messages)\s*(?:/|per\s+|an?\s+)"
-    r"(?P<unit>s|sec|second|min|minute|h|hr|hour)\b(?:\s+each)?",
-    re.IGNORECASE,
-)
-"""Sessions open at once, each asking at a rate: "1,100 concurrent calls at ~4 turns/min each"."""
-_AT_PEAK_BEFORE = re.compile(r"\b(?:at|during)\s+(?:the\s+)?peak\b[^.;!?\n]*$", re.IGNORECASE)
-_UNIT_PER_DAY = {"s": 86400, "sec": 86400, "second": 86400, "min": 1440, "minute": 1440}
-_UNIT_PER_DAY |= {"h": 24, "hr": 24, "hour": 24}
-
-
-def _quotes_part(line: str, said: str) -> bool:
-    """Whether a say-back line quotes a piece of ``said`` ("'4 turns/min' is the peak")."""
-    quoted = re.findall(r"'([^']+)'", line)
-    return bool(quoted) and quoted[0] in said and "peak" in line
-
-
-def concurrent_turns(reading: Reading) -> None:
-    """Sessions open at once times each one's rate is the request rate ("at peak they run
-    1,100 concurrent calls at ~4 turns/min each": 4,400 turns a minute), said; the
-    sessions are the load, not a batch to price."""
-    if "concurrent" not in reading.lower and "simultaneous" not in reading.lower:
-        return
-    found = _CONCURRENT_TURNS.search(reading.text)
-    if found is None:
-        return
-    sessions = numbers.digits(found["c"])
-    if not sessions:
-        return
-    rate = sessions * float(found["n"]) * _UNIT_PER_DAY[found["unit"].lower()]
-    said = " ".join(found.group().split())
-    reading.withdraw("requests_per_day")
-    reading.withdraw("concurrency")
-    reading.match = None
-    reading.understood[:] = [u for u in reading.understood if not _quotes_part(u, said)]
-    ratio = reading.values.get("peak_to_average")
-    at_peak = _AT_PEAK_BEFORE.search(reading.text, max(0, found.start() - 30), found.start())
-    if at_peak is not None and isinstance(ratio, float) and ratio > 1:
-        reading.put("requests_per_day", rate / ratio, f"{compact(rate / ratio)} requests/day", said)
-        reading.assume(f"'{said}' is the peak: ÷ {ratio:g} (peak to average)")
-        return
-    reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", said)

@@ -20,6 +20,7 @@ from core.catalog import Catalog
 from core.parse import context
 from core.parse.api_prices import both_sides
 from core.parse.breakdowns import breakdown, listed
+from core.parse.calls import call_minutes, concurrent_turns
 from core.parse.cjk import spelled_out
 from core.parse.dates import dates
 from core.parse.deployments import (
@@ -38,13 +39,7 @@ from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import compact
 from core.parse.options import deal_price, taken
 from core.parse.plausible import implausible
-from core.parse.products import (
-    call_minutes,
-    concurrent_turns,
-    defined_requests,
-    each_ones_volume,
-    multiply,
-)
+from core.parse.products import each_ones_volume, multiply
 from core.parse.reasoning import split_reasoning, tokens_of
 from core.parse.references import blank_references
 from core.parse.rows import one_models_lines
@@ -52,6 +47,7 @@ from core.parse.sums import add_up
 from core.parse.tables import as_sentences, structured
 from core.parse.tokens import scan
 from core.parse.trends import trend
+from core.parse.units import defined_requests
 from core.parse.volumes import (
     active_hours,
     output_share,
