@@ -231,6 +231,9 @@ def _too_few(toks: list[Tok], text: str) -> None:
                 _drop(toks, k + 1)
 
 
+_OVER_WORDS = frozenset(
+    {"wait", "scratch", "make that", "make it", "meant", "correction", "oops", "my bad", "hold on"}
+)
 _OVER = re.compile(
     r"\b(?:wait|scratch\s+that|make\s+(?:that|it)|i\s+meant|correction|oops|my\s+bad|hold\s+on)\b"
     r"(?:[^\d.;!?\n]|(?<=[A-Za-z])\d){0,60}$",
@@ -251,9 +254,15 @@ def _said_over(toks: list[Tok], text: str) -> None:
     """A figure said after a strong correction and a few words ("… make that sixteen"):
     the figure of its kind said last before the correction takes its value, wherever the
     correction's own words put it."""
+    lower = text.lower()
+    if not any(w in lower for w in _OVER_WORDS):
+        return  # no strong correction anywhere: one look decides it
     figures = [k for k, t in enumerate(toks) if _kind(t) in ("n", "$", "%")]
     for n, b in enumerate(figures):
         new = toks[b]
+        window = lower[max(0, new.start - 80) : new.start]
+        if not any(w in window for w in _OVER_WORDS):
+            continue
         marker = _OVER.search(text, max(0, new.start - 80), new.start)
         if marker is None or n == 0:
             continue

@@ -70,11 +70,23 @@ _PER_GPU_SESSIONS = re.compile(
 )
 
 
+_PER_GPU_WORDS = ("per gpu", "a gpu", "/gpu", "each gpu", "per card", "/card")
+
+
 def concurrency_per_gpu(reading: Reading) -> None:
     """ "12 sessions per GPU" on a deployment of 144 GPUs: 1,728 concurrent, said."""
-    if not reading.gpu_count or "per" not in reading.lower:
+    lower = reading.lower
+    if not reading.gpu_count or not any(w in lower for w in _PER_GPU_WORDS):
         return
-    found = _PER_GPU_SESSIONS.search(reading.text)
+    found = next(  # looked for only before "per GPU": a regex over 10 KB is not free
+        (
+            hit
+            for w in _PER_GPU_WORDS
+            for at in (m.start() for m in re.finditer(re.escape(w), lower))
+            if (hit := _PER_GPU_SESSIONS.search(reading.text, max(0, at - 60), at + 12))
+        ),
+        None,
+    )
     if found is None:
         return
     said = reading.sources.get("concurrency")

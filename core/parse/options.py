@@ -92,6 +92,13 @@ def _taken_at(text: str, lower: str) -> re.Match[str] | None:
 
 
 
+_PRICE_IN_BRACKETS = re.compile(r"\([^()$]{0,60}\$")
+_DEAL_CUES = (
+    "met ", "meet", "settl", "landed", "agreed", "signed", "closed", "accept", "final", "deal",
+    "quoted", "offered", "pitched", "list", "msrp", "rack rate", "book price", "sticker",
+    "floor", "ceiling", "walk", "reserve", " net", "our quote",
+)
+"""Words one of which a negotiation's price roles need: most messages have none."""
 _ROLE_BEFORE = (
     (
         "agreed",
@@ -136,6 +143,9 @@ def deal_price(reading: Reading) -> None:
     said = reading.history.get("price_per_gpu_hour", [])
     if len({v for v, _ in said}) < 2:
         return
+    lower = reading.lower
+    if not any(cue in lower for cue in _DEAL_CUES) and not _PRICE_IN_BRACKETS.search(lower):
+        return  # no price said agreed, quoted, listed or in brackets: most messages
     roles: list[tuple[str, float, int, int]] = []
     last_end = 0
     for value, m in said:

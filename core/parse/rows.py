@@ -160,6 +160,9 @@ _ONLY_ONE = re.compile(
 """The one model of several the message moves: "only the gpt-oss line moves to the B300s"."""
 
 
+_ONLY_WORDS = ("only", "just", "moves", "moving", "migrates", "goes", "the one")
+
+
 def one_models_lines(text: str, toks: list[Tok]) -> tuple[str, str] | None:
     """A dashboard or a list with a line per model ("gpt-oss-120b  avg 9,400 tok/s  peak
     27,000" / "llama-3.1-8b  avg 1,100 tok/s …"), and words outside them naming the one
@@ -173,9 +176,16 @@ def one_models_lines(text: str, toks: list[Tok]) -> tuple[str, str] | None:
             lines.setdefault(start, (str(t.value), t.text.lower()))
     if len({m for m, _ in lines.values()}) < 2:
         return None
-    outside = [
-        m for m in _ONLY_ONE.finditer(text) if text.rfind("\n", 0, m.start()) + 1 not in lines
-    ]
+    lower = text.lower()
+    if not any(w in lower for w in _ONLY_WORDS):
+        return None  # nothing said of one of them: looked at before the regex
+    near = {  # looked for only around its words: a regex over 10 KB is not free
+        m.span(): m
+        for w in _ONLY_WORDS
+        for at in (m.start() for m in re.finditer(re.escape(w), lower))
+        for m in _ONLY_ONE.finditer(text, max(0, at - 30), at + 40)
+    }
+    outside = [m for m in near.values() if text.rfind("\n", 0, m.start()) + 1 not in lines]
     named = {
         model
         for m in outside

@@ -66,9 +66,10 @@ def _across(noun: str) -> re.Pattern[str]:
     )
 
 
-def _per_noun(noun: str, lower: str) -> re.Match[str] | None:
-    """The unit said first, per ``noun`` or a misspelling of it ("8 turns per sesion")."""
-    for found in _UNIT_FIRST.finditer(lower):
+def _per_noun(noun: str, said_first: list[re.Match[str]]) -> re.Match[str] | None:
+    """The unit said first, per ``noun`` or a misspelling of it ("8 turns per sesion"), of
+    the message's units said first (found once for all its nouns)."""
+    for found in said_first:
         said = found["noun"]
         if said is None or said.rstrip("s") == noun:
             return found
@@ -114,6 +115,7 @@ def defined_requests(reading: Reading) -> None:
     lower = reading.lower
     defined: re.Match[str] | None = None
     start, spawned = 0, 1.0
+    said_first: list[re.Match[str]] | None = None
     nouns = dict.fromkeys(w[:-1] if w.endswith("s") else w for w in re.findall(r"[a-z]{3,}", said))
     for noun in nouns:  # each once: a 10 KB message says its rates' nouns many times
         if noun in PERIODS or noun in _NO_UNITS:
@@ -124,7 +126,9 @@ def defined_requests(reading: Reading) -> None:
                 defined, start = found, before.start()
                 break
         else:
-            unit_first = _per_noun(noun, lower) or _across(noun).search(lower)
+            if said_first is None:
+                said_first = list(_UNIT_FIRST.finditer(lower))
+            unit_first = _per_noun(noun, said_first) or _across(noun).search(lower)
             if unit_first is not None:  # "36 turns per call", "… across ~300 calls"
                 defined, start = unit_first, unit_first.start(
                     "said" if "said" in unit_first.re.groupindex else 0
