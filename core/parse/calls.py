@@ -110,7 +110,16 @@ def concurrent_turns(reading: Reading) -> None:
     sessions are the load, not a batch to price."""
     if "concurrent" not in reading.lower and "simultaneous" not in reading.lower:
         return
-    found = _CONCURRENT_TURNS.search(reading.text)
+    lower = reading.lower
+    found = next(  # looked for only around its words: a regex over 10 KB is not free
+        (
+            hit
+            for w in ("concurrent", "simultaneous", "parallel")
+            for at in (m.start() for m in re.finditer(w, lower))
+            if (hit := _CONCURRENT_TURNS.search(reading.text, max(0, at - 12), at + 80))
+        ),
+        None,
+    )
     if found is None:
         return
     sessions = numbers.digits(found["c"])

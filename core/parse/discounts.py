@@ -40,7 +40,9 @@ def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]
         return []
     at = text.find(said.split()[0]) if said else -1
     found = _DISCOUNT.search(text, max(0, at), max(0, at) + 300)  # said with the price
-    before = found is None and at > 0 and _PRICE_IT_DISCOUNTED.search(text) is not None
+    lower = text.lower()
+    asked = "discount" in lower or " net" in lower
+    before = found is None and at > 0 and asked and _PRICE_IT_DISCOUNTED.search(text) is not None
     before = before and _LIST_BEFORE.search(text, max(0, at - 25), at) is not None
     if before:
         found = _DISCOUNT.search(text, max(0, at - 120), at)  # "8% off list — list is $3.80"

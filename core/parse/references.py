@@ -59,7 +59,9 @@ _PHONES = re.compile(
     r"|\(\d{3}\)[ .\-]?\d{3}[ .\-]\d{4}\b|\b\d{3}[.\-]\d{3}[.\-]\d{4}\b"
 )
 _PHONE_HINT = re.compile(r"\+\d|\(\d{3}\)|\d[.\-]\d{4}\b")
-_CODE_HINT = re.compile(r"-\d{4}|#|(?m:(?:^|\|)[ \t>*]*[A-Z]{1,5}-\d)")
+_CODE_HINT = re.compile(r"-\d{4}|#")
+_ROW_ID = re.compile(r"[ \t>*|]*[A-Z]{1,5}-\d")
+"""A requirement's id opening a line ("R-03\t…"): looked for at line starts only."""
 _HOSTS = ("gpu-", "node-", "host-", "server-", "worker-", "pod-", "rack-")
 _CLAUSE_HINT = re.compile(r"(?:^|\n)[ \t>*-]*\d{1,3}\.\d")
 _QUARTERS = re.compile(
@@ -122,7 +124,8 @@ def blank_references(text: str) -> str:
             spans += [m.span() for m in _DAYS.finditer(text)]
     if any(f"q{n}" in lower for n in "1234"):
         spans += [_quarter(m) for m in _QUARTERS.finditer(text)]
-    if _CODE_HINT.search(text) or any(h in lower for h in _HOSTS):
+    row_ids = "-" in text and any(_ROW_ID.match(line) for line in text.splitlines())
+    if _CODE_HINT.search(text) or any(h in lower for h in _HOSTS) or row_ids:
         spans += [m.span() for m in _CODES.finditer(text)]
     if _PHONE_HINT.search(text):
         spans += [m.span() for m in _PHONES.finditer(text)]
