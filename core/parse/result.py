@@ -207,6 +207,12 @@ def shared_model(reading: Reading, whole: str, catalog: Catalog) -> None:
         reading.assume(f"GPU {gpus[0]} taken from the option not sized: the only one named")
 
 
+_ABOUT_US = re.compile(
+    r"\b(?:does|can|will|is|do)\s+(?:leasewise|the\s+(?:bot|tool|advisor|sizer)|it|you)\s+"
+    r"(?:handle|support|model|account\s+for|do|know|cover)\b[^?]*\?",
+    re.IGNORECASE,
+)
+"""A question about the advisor itself, with no model or GPU: no sizing."""
 _CAPACITY_ASKED = re.compile(
     r"\bhow\s+(?:many|much)\s+(?:concurrent\s+|simultaneous\s+)?(?:users|requests|sessions|streams"
     r"|people|traffic|throughput)\b[^?.]{0,80}?\b(?:support|handle|serve|sustain|fit|get)\b",
@@ -214,7 +220,8 @@ _CAPACITY_ASKED = re.compile(
 )
 """A fixed deployment asked for what it holds: its count is the deployment, not a hint."""
 _ASKS_ABOUT = re.compile(
-    r"\b(?:supported|support|better|which\s+one|vs\.?|versus|compatible|does\s+it\s+run)\b[^.!]*\?"
+    r"\b(?:supported|support|better|which\s+one|vs\.?|versus|compatible|does\s+it\s+run)\b"
+    r"(?:[^.!]|\.(?=\d))*\?"
     r"|\b(?:look|looks)\s+(?:good|great|faster|better)\b"
     r"|\b(?:runs?|works?)\s+on\s+[^.!?]{1,30}?\bat\s+all\b"
     r"|\b(?:catalog|catalogue)\b[^.!]*\?",
@@ -246,6 +253,9 @@ def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
     batch is a sizing short of its volume (as every blind writer read one); alone, it is
     the smallest deployment that holds it, unless ``want`` says otherwise."""
     values = {**reading.values, **pairs.values}
+    named = values.get("model") is not None or reading.gpu_ids or pairs.gpu_ids
+    if not named and _ABOUT_US.search(reading.text):
+        return "unknown"  # "Does leasewise handle bursty traffic, like a 10x spike?"
     if any(values.get(v) is not None for v in VOLUME):
         return "traffic"
     if pairs.gpu_count or pairs.gpu_ids or "concurrency" in values:
@@ -314,7 +324,8 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
 
 
 _TODAY = re.compile(
-    r"\b(?:today|currently|current(?:ly)?|self[\s-]hosted|existing|we\s+run|they\s+run"
+    r"\b(?:today|currently|current(?:ly)?|self[\s-]hosted|existing|we\s+run|they\s+run|abhi"
+    r"|aktuell|derzeit|actuellement|atualmente|actualmente|attualmente|obecnie|momenteel"
     r"|running|runs|now|at\s+the\s+moment|move\s+off|off\s+of|replace|bill\s+is|bench"
     r"|benchmark(?:ed)?|tested|their\s+own|our\s+own|(?:switching|moving|migrating)\s+from)\b"
     r"|\butil(?:i[sz]ation)?\s*\(\s*$",  # a dashboard's "gpu util (A100) .... 71%"
@@ -363,7 +374,8 @@ _TODAY_AFTER = re.compile(
 
 _MOVE_TO = re.compile(
     r"\b(?:move\s+to|migrate\s+to|switch\s+to|target|want|on\s+the\s+new|onto"
-    r"|look(?:ing)?\s+at|would\s+like|evaluat\w+|consider\w*)\b",
+    r"|look(?:ing)?\s+at|would\s+like|evaluat\w+|consider\w*|naya|nayi|new\s+setup|nuevo|nueva"
+    r"|nouveau|nouvelle|neue[nrs]?)\b",
     re.I,
 )
 

@@ -175,7 +175,8 @@ def _tables(text: str, out: Structured) -> None:
         if sep is None:
             continue
         head = _cells(line, sep)
-        if sep in "\t|" and len(head) == 2 and _key(head[0]) in _ALIASES:
+        known = _key(head[0]) in _ALIASES or _IN_OUT_NAME.search(head[0]) is not None
+        if sep in "\t|" and len(head) == 2 and known:
             _add(out, head[0], head[1], names=False)  # "Requests/sec<TAB>65"
             continue
         if len(head) in (2, 3) and _key(head[0]) in _NAME_COLUMNS and _key(head[1]) in _VALUES:
@@ -335,6 +336,11 @@ def _unit_said(name: str, field_name: str) -> Callable[[float], float] | None:
     return None
 
 
+_IN_OUT_NAME = re.compile(r"\b(?:input|in|prompt)\s*/\s*(?:output|out|completion)\b", re.I)
+_BOTH_SIDES = re.compile(
+    r"^\s*(?P<i>\d[\d,.]*\s*[kK]?)\s*/\s*(?P<o>\d[\d,.]*\s*[kK]?)\s*(?:tokens?)?\s*$"
+)
+"""A row of both a request's sides: "Input / output tokens | 2,000 / 350"."""
 _PEAK_NAME = re.compile(r"\b(?:peak|max|busiest|p9\d)\b", re.IGNORECASE)
 _PEAKABLE = frozenset({"requests_per_day", "output_tokens_per_day", "concurrency"})
 
@@ -343,6 +349,10 @@ def _add(out: Structured, name: str, value: str, *, names: bool = True) -> None:
     """One cell as a pair; a form's names (model, GPU) are left to the prose, which reads
     "INT4 (AWQ)" or "8 x H20" where a catalog lookup of the cell would not. A volume's
     peak column ("QPS (peak)") is kept apart: it gives the ratio, not the volume."""
+    both = _BOTH_SIDES.search(value) if _IN_OUT_NAME.search(name) else None
+    if both is not None:  # "| Input / output tokens | 2,000 / 350 |"
+        out.pairs += [("input_tokens", both["i"].strip()), ("output_tokens", both["o"].strip())]
+        return
     pair = contract_pair(name, value)
     if pair is not None and pair[0] in _PEAKABLE and _PEAK_NAME.search(name):
         number = amount(pair[1])

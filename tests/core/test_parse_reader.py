@@ -1251,3 +1251,19 @@ def test_a_discount_said_before_the_price_it_comes_off(catalog: Catalog) -> None
     got = fields("Deal desk approved 8% off list for Mosaic — list is $3.80/GPU-hr on H100, so "
                  "price it at the discounted number. 24 H100s, DeepSeek-V3, batch 48.", catalog)
     assert got["price_per_gpu_hour"] == pytest.approx(3.80 * 0.92)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["do we support MI355X for Kimi K2.5 yet?? they've got ~$2M earmarked over 3 yrs",
+     "Does leasewise handle bursty traffic, like a 10x spike for 15 minutes?"],
+)
+def test_a_question_about_support_or_the_advisor_is_no_sizing(catalog: Catalog, text: str) -> None:
+    assert parse(text, catalog).kind == "unknown"
+
+
+def test_a_row_of_both_sides_and_the_gpu_run_now_in_hindi(catalog: Catalog) -> None:
+    read_as("| Item | Requirement |\n|---|---|\n| Model | Qwen3-32B |\n| Input / output tokens "
+            "| 2,000 / 350 |", catalog, {"input_tokens": 2000, "output_tokens": 350})
+    assert fields("roz ke 40 lakh requests on Llama 3.1 8B. Abhi A100 pe chal raha hai, naya "
+                  "setup H100 pe chahiye.", catalog)["gpu"] == "h100-sxm"
