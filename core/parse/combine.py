@@ -409,6 +409,22 @@ def _glued(lex: list[Tok], i: int, joints: tuple[str, ...]) -> tuple[Tok, Tok, T
     return a, joint, b
 
 
+def _spaced_pair(lex: list[Tok], i: int) -> tuple[Tok, Tok, Tok] | None:
+    """ "…, 1.5k / 400." : two lengths spaced around a slash, alone in their clause."""
+    if i + 2 >= len(lex) or lex[i + 1].text != "/" or lex[i + 2].type != "NUM":
+        return None
+    a, slash, b = lex[i], lex[i + 1], lex[i + 2]
+    after = lex[i + 3].type if i + 3 < len(lex) else BREAK
+    before = lex[i - 1].type if i > 0 else BREAK
+    alone = before in (BREAK, "GPU", "MODEL", "PRECISION")
+    if after not in (BREAK, "TOKENS") or not alone:
+        return None
+    scaled = _scale_of(a.text) > 1 or _scale_of(b.text) > 1
+    if not (scaled or min(float(a.value or 0), float(b.value or 0)) >= 100):
+        return None
+    return a, slash, b
+
+
 def _product(lex: list[Tok], i: int) -> Tok | None:
     """``2x8`` written as one word: two nodes of eight, 16 (said)."""
     glued = _glued(lex, i, ("x", "×"))
@@ -459,8 +475,9 @@ def _arrow(lex: list[Tok], i: int) -> Tok | None:
 
 
 def _in_out(lex: list[Tok], i: int) -> Tok | None:
-    """``3k/800``: input and output tokens of a request, the shorthand's order."""
-    glued = _glued(lex, i, ("/",))
+    """``3k/800``: input and output tokens of a request, the shorthand's order; spaced
+    ("1.5k / 400") when the pair stands alone at the end of its clause."""
+    glued = _glued(lex, i, ("/",)) or _spaced_pair(lex, i)
     if glued is None:
         return None
     a, slash, b = glued

@@ -29,12 +29,12 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "tasks task conversations conversation convos convo chats sessions turns descriptions "
         "summaries emails tickets images translations articles reviews reports transcripts "
         "searches lookups jobs invocations invocation hits msgs msg steps step alerts lines "
-        "letters records",
+        "letters records claims contracts listings filings invoices submissions",
     ),
     "OUT": (
         "",
         "output outputs generated generation completion decode decoded visible answer answers "
-        "response responses reply replies osl gen writes",
+        "response responses reply replies osl gen writes returning",
     ),
     "OUTS": ("", "out back"),
     "IN": ("", "input inputs prompt prompts prefill isl question questions"),

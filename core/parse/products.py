@@ -71,7 +71,9 @@ _PEOPLE = frozenset(
 """Populations that send requests themselves: a count of them alone is asked about."""
 _EACH_BEFORE = re.compile(
     r"(?:\beach(?:\s+one|\s+[a-z]+(?=\s+is\b))?|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
-    r"|\b(?:an?|each|every)\s+[a-z]+\s+(?:fans\s+out\s+(?:in)?to|spawns|kicks\s+off|triggers|makes)"
+    r"|\b(?:an?|each|every)\s+[a-z]+\s+(?:fans\s+out\s+(?:in)?to|spawns|kicks\s+off|triggers|makes"
+    r"|split\s+into|broken\s+into|divided\s+into)"
+    r"|\beach\s+(?:split|broken|divided)\s+into"
     r"|\b(?:one|an?|each|every|per)\s+(?:active\s+|daily\s+|typical\s+)?"
     r"(?:person|user|member|employee|student|customer|player)"
     r"(?:\s+(?:on\s+)?(?:average|avg))?)\s+"

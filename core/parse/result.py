@@ -350,11 +350,27 @@ def _run_today(reading: Reading, gpu: str) -> bool:
     return bool(today) and (not moves or today[-1] > moves[-1])  # "want to move off our H100"
 
 
+_OUTGROWN = re.compile(
+    r"\b(?:can'?t|cannot|doesn'?t|does\s+not)\s+keep\s+up\b|\boutgr[eo]w|\bmaxed\s+out\b"
+    r"|\brunning\s+out\s+of\b",
+    re.IGNORECASE,
+)
+"""What they run today said too small: the GPU named with it is not the one to price."""
+
+
 def counted_today(reading: Reading) -> None:
     """ "We currently run on 4x A100 … would like to look at H200": the count said with the
     GPU they run today is their deployment now, not the one asked about."""
     gpu, ids = reading.counted_gpu, list(dict.fromkeys(reading.gpu_ids))
-    if reading.gpu_count is None or gpu is None or len(ids) < 2:
+    if reading.gpu_count is None or gpu is None:
+        return
+    if len(ids) == 1 and _OUTGROWN.search(reading.text) and (
+        _today_after(reading, gpu) or _run_today(reading, gpu)
+    ):  # "We run this on 8 A100s today and it can't keep up. Could you price a lease?"
+        reading.assume(f"{reading.gpu_count}x {gpu}: what they run today, not the deployment")
+        reading.gpu_count, reading.gpu_ids[:], reading.gpu_said[:] = None, [], []
+        return
+    if len(ids) < 2:
         return
     counted = {g.split(" ← ")[0].split("x ", 1)[-1] for g in reading.gpu_said if "x " in g}
     said_with = any(g.startswith(f"GPU {reading.gpu_count}x ") for g in reading.gpu_said)

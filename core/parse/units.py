@@ -22,7 +22,7 @@ from core.parse.products import PERIODS
 if TYPE_CHECKING:
     from core.parse.facts import Reading
 
-_FINER_UNITS = "calls|turns|messages|prompts|queries|completions|steps"
+_FINER_UNITS = "calls|turns|messages|prompts|queries|completions|steps|passes"
 """What a unit is defined in, besides requests themselves."""
 _UNIT_WORDS = f"{_FINER_UNITS}|requests"
 SMALL_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty"

@@ -1267,3 +1267,29 @@ def test_a_row_of_both_sides_and_the_gpu_run_now_in_hindi(catalog: Catalog) -> N
             "| 2,000 / 350 |", catalog, {"input_tokens": 2000, "output_tokens": 350})
     assert fields("roz ke 40 lakh requests on Llama 3.1 8B. Abhi A100 pe chal raha hai, naya "
                   "setup H100 pe chahiye.", catalog)["gpu"] == "h100-sxm"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("gpt-oss-120b on B200, 1.5k / 400.", {"input_tokens": 1500, "output_tokens": 400}),
+        ("14,000 contracts a month, each split into ~12 chunks of 3,000 tokens, with one "
+         "extraction call per chunk returning ~250 tokens. Qwen3-235B",
+         {"requests_per_day": 5600, "input_tokens": 3000, "output_tokens": 250}),
+        ("They ingest 6,000 contracts a day. Three LLM passes per contract. DeepSeek V3",
+         {"requests_per_day": 18_000}),
+        ("the system shall process 12,000 claims per hour during business hours "
+         "(08:00–20:00) and may be idle otherwise. gpt-oss-120b", {"requests_per_day": 144_000}),
+    ],
+)
+def test_documents_claims_chunks_and_passes(
+    catalog: Catalog, text: str, expected: dict[str, float]
+) -> None:
+    read_as(text, catalog, expected)
+
+
+def test_the_gpus_that_cannot_keep_up_are_not_the_lease(catalog: Catalog) -> None:
+    parsed = parse("We batch-process about 120k contracts a week through DeepSeek-V3. We run this "
+                   "on 8 A100s today and it can't keep up. Could you price a 12-month lease?",
+                   catalog)
+    assert parsed.kind == "traffic" and "gpu" not in parsed.fields
