@@ -34,6 +34,8 @@ _PER_REQUEST = {
 _HORIZON = re.compile(
     r"\b(?:next|another|coming|following|first|last|past|every|each|in|within)\s*$", re.I
 )
+_OUT_AHEAD = re.compile(r"\s*(?:out|away|from\s+now|ahead|later|off)\b", re.I)
+"""After "10 months": a time ahead, no lease term ("about 10 months out")."""
 """Words before "6 months" that make it a span of time, not a lease term ("grew 5x in 3
 months", "live within 2 months")."""
 _WINDOW_NOUNS = ("pilot", "trial", "test", "poc", "period", "window", "run", "spike", "sample")
@@ -570,6 +572,7 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.ambiguous(f"'{r.said(m)}' read as an option to extend, not the lease term")
         return
     horizon = bool(_HORIZON.search(before)) or " more " in r.said(m)
+    horizon = horizon or _OUT_AHEAD.match(r.text, m.toks[-1].end) is not None
     if horizon and _LEASING.search(before):
         horizon = False  # "renewal at the same rate for another 12 months": a term after all
     after = r.text[m.toks[-1].end : m.toks[-1].end + 12].lower()

@@ -252,6 +252,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("quarter", "over", "quarter"): "PER_TIME:quarter",
     ("inter", "-", "token", "latency"): "TPOT",
     ("time", "per", "output", "token"): "TPOT",
+    ("per", "output", "token"): "TPOT",  # "50 ms per output token is fine"
+    ("per", "token"): "TPOT",
     ("time", "between", "tokens"): "TPOT",
     ("of", "capacity"): "UTIL",
     ("of", "the", "time"): "UTIL",
@@ -467,6 +469,7 @@ def _word_table() -> dict[str, tuple[str, str | float | None]]:
 EVERYDAY = frozenset(
     {"things", "thing", "answered", "requested"}
     | {"whats", "thats", "hows", "heres", "theres", "wheres", "whens"}  # "whats" is no "chats"
+    | {"decided", "decides", "decide", "divided", "derived", "reasons", "reasoned"}
 )
 """Everyday words one edit from a keyword ("things" from "thinks"): never a typo."""
 

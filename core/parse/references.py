@@ -33,6 +33,8 @@ _PLACES = re.compile(
     r"|schedule|articles?|chapter|paragraph)[ \t]+)#?\d{1,4}[a-z]?"
     r"(?:[.\-]\d{1,3})*(?:[ \t]+of[ \t]+\d{1,4})?\b"
 )
+_QUESTION = re.compile(r"\bquestion[ \t]+#?\d{1,4}\b(?![ \t]*(?:tokens?|toks?|k\b|words?))")
+"""A question's number in a questionnaire ("Question 17 asks …"), not its tokens."""
 _IDS = re.compile(
     # an id: "PO 4500012345", "ticket 77120", "ref: 20931"
     r"\b(?:tickets?|tkt|po|purchase[ \t]+order|ref(?:erence)?|invoice|rf[pqi]|jira"
@@ -116,6 +118,8 @@ def blank_references(text: str) -> str:
     if len(lower) == len(text):  # lower() kept every offset (it does, but for rare letters)
         if any(w in lower for w in _PLACE_WORDS):
             spans += [m.span() for m in _PLACES.finditer(lower)]
+        if "question" in lower:
+            spans += [m.span() for m in _QUESTION.finditer(lower)]
         if any(w in lower for w in _ID_WORDS):
             spans += [m.span() for m in _IDS.finditer(lower)]
         if any(w in lower for w in _MARKED_WORDS) and any(w in lower for w in _MARKS):

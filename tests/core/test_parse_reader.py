@@ -1293,3 +1293,23 @@ def test_the_gpus_that_cannot_keep_up_are_not_the_lease(catalog: Catalog) -> Non
                    "on 8 A100s today and it can't keep up. Could you price a 12-month lease?",
                    catalog)
     assert parsed.kind == "traffic" and "gpu" not in parsed.fields
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("latency: 50 ms per output token is fine for us. Qwen2.5-72B, 600M output tokens/day",
+         {"min_per_user_tokens_per_s": 20.0, "max_ttft_s": None}),
+        ("~3 billion output tokens a month on Qwen3-235B, double by the end of the year, about "
+         "10 months out.", {"term_months": None}),
+        ("we already decided on one 8-GPU MI325X box, running MiniMax M2.5, 40 simultaneous "
+         "sessions.", {"output_tokens": None, "gpus": 8}),
+        ("Question 17 asks about ISO 27001 for Qwen3-32B on H100.", {"input_tokens": None}),
+        ("Qwen3-32B, question 500 tokens, answer 400 tokens, 1M requests a day.",
+         {"input_tokens": 500}),
+    ],
+)
+def test_numbers_no_field_means_and_a_latency_per_token(
+    catalog: Catalog, text: str, expected: dict[str, float | None]
+) -> None:
+    read_as(text, catalog, expected)
