@@ -41,7 +41,12 @@ months", "live within 2 months")."""
 _WINDOW_NOUNS = ("pilot", "trial", "test", "poc", "period", "window", "run", "spike", "sample")
 _PAST = re.compile(r"\b(?:last|past|previous|trailing)\s*$", re.I)
 _MONEY_GROWS = re.compile(
-    r"\b(?:pipeline|revenue|arr|mrr|bookings|win\s+rate|spend|bill|budget|valuation)\b[^.;!?\n]*$",
+    r"\b(?:pipeline|revenue|arr|mrr|bookings|win\s+rate|spend|bill|budget|valuation"
+    r"|availability|uptime|sla|durability)\b[^.;!?\n]*$",
+    re.IGNORECASE,
+)
+_A_SPAN_AFTER = re.compile(
+    r"\s*(?:business\s+|working\s+|calendar\s+)?(?:hours?|hrs?|days?|weeks?|minutes?|mins?)\b",
     re.IGNORECASE,
 )
 _FLOOR_BEFORE = re.compile(
@@ -330,6 +335,8 @@ def _counts_requests(toks: tuple[Tok, ...], value: float) -> bool:
 
 def _amount(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, said = _num(m.toks, "NUM"), r.said(m)
+    if _A_SPAN_AFTER.match(r.text, m.toks[-1].end):
+        return  # "Support response: 4 business hours": a span of time, no tokens
     if _counts_requests(m.toks, value):
         return  # "12 prompts each": core.parse.products reads a count of requests
     direction = _direction(m.toks)

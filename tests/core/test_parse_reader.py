@@ -1313,3 +1313,9 @@ def test_numbers_no_field_means_and_a_latency_per_token(
     catalog: Catalog, text: str, expected: dict[str, float | None]
 ) -> None:
     read_as(text, catalog, expected)
+
+
+def test_an_availability_and_a_response_time_in_hours_are_no_fields(catalog: Catalog) -> None:
+    parsed = parse("Section 4 — Service Levels\n4.1 Availability: 99.9% monthly.\n4.2 Support "
+                   "response: 4 business hours (P2).\n4.3 Data residency: EU only.", catalog)
+    assert parsed.kind == "unknown" and parsed.fields == {}
