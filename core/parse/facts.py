@@ -45,6 +45,7 @@ _MONEY_GROWS = re.compile(
     r"|availability|uptime|sla|durability)\b[^.;!?\n]*$",
     re.IGNORECASE,
 )
+_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\s*$", re.IGNORECASE)
 _A_SPAN_AFTER = re.compile(
     r"\s*(?:business\s+|working\s+|calendar\s+)?(?:hours?|hrs?|days?|weeks?|minutes?|mins?)\b",
     re.IGNORECASE,
@@ -216,6 +217,8 @@ _BARE_PRICE_MAX = 30.0
 
 def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, unit, said = _num(m.toks, "NUM"), _unit(m.toks), r.said(m)
+    if _HOW_MANY.search(r.text, max(0, m.toks[0].start - 12), m.toks[0].start):
+        return  # "how many tokens/sec does one B200 do": what is asked, no figure
     if unit is None:  # "14.4M requests over the 7 days": a total over a span
         total, span = (t.value for t in m.toks if t.type == "NUM")
         unit = _unit(m.toks, "TIME")

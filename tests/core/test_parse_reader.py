@@ -1319,3 +1319,8 @@ def test_an_availability_and_a_response_time_in_hours_are_no_fields(catalog: Cat
     parsed = parse("Section 4 — Service Levels\n4.1 Availability: 99.9% monthly.\n4.2 Support "
                    "response: 4 business hours (P2).\n4.3 Data residency: EU only.", catalog)
     assert parsed.kind == "unknown" and parsed.fields == {}
+
+
+def test_how_many_tokens_a_second_is_what_is_asked(catalog: Catalog) -> None:
+    parsed = parse("how many tokens/sec does one B200 do on gpt-oss-120b?", catalog)
+    assert parsed.kind == "scenario" and "min_per_user_tokens_per_s" not in parsed.fields
