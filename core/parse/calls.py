@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse import numbers
+from core.parse.context import around
 from core.parse.numbers import compact
 from core.parse.products import PERIODS
 from core.parse.units import SMALL_WORDS
@@ -108,18 +109,8 @@ def concurrent_turns(reading: Reading) -> None:
     """Sessions open at once times each one's rate is the request rate ("at peak they run
     1,100 concurrent calls at ~4 turns/min each": 4,400 turns a minute), said; the
     sessions are the load, not a batch to price."""
-    if "concurrent" not in reading.lower and "simultaneous" not in reading.lower:
-        return
-    lower = reading.lower
-    found = next(  # looked for only around its words: a regex over 10 KB is not free
-        (
-            hit
-            for w in ("concurrent", "simultaneous", "parallel")
-            for at in (m.start() for m in re.finditer(w, lower))
-            if (hit := _CONCURRENT_TURNS.search(reading.text, max(0, at - 12), at + 80))
-        ),
-        None,
-    )
+    words = ("concurrent", "simultaneous", "parallel")
+    found = next(around(_CONCURRENT_TURNS, reading.text, reading.lower, words, 12, 80), None)
     if found is None:
         return
     sessions = numbers.digits(found["c"])

@@ -9,6 +9,7 @@ earlier in the same sentence decides it, and the reply says the number was read 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 
 _BOUNDARY = re.compile(r"[!?;\n]|(?<!\.)\.(?![\d.])")
 """A sentence ends at a full stop, not inside "2.5" or a form's dot leaders ("input ....")."""
@@ -72,3 +73,16 @@ def volume(clause: str) -> str | None:
     for m in _VOLUME.finditer(clause):
         found = m.lastgroup
     return found
+
+
+def around(
+    pattern: re.Pattern[str], text: str, lower: str, words: Iterable[str], before: int, after: int
+) -> Iterator[re.Match[str]]:
+    """``pattern``'s matches in ``text`` near each place ``lower`` says one of ``words``
+    (from ``before`` characters ahead of it to ``after`` past it): a rare phrase looked for
+    where its cue word is, not by a regex over the whole 10 KB."""
+    for word in words:
+        at = lower.find(word)
+        while at != -1:
+            yield from pattern.finditer(text, max(0, at - before), at + after)
+            at = lower.find(word, at + 1)

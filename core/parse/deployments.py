@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse import numbers
+from core.parse.context import around
 from core.parse.numbers import digits
 
 if TYPE_CHECKING:
@@ -78,15 +79,7 @@ def concurrency_per_gpu(reading: Reading) -> None:
     lower = reading.lower
     if not reading.gpu_count or not any(w in lower for w in _PER_GPU_WORDS):
         return
-    found = next(  # looked for only before "per GPU": a regex over 10 KB is not free
-        (
-            hit
-            for w in _PER_GPU_WORDS
-            for at in (m.start() for m in re.finditer(re.escape(w), lower))
-            if (hit := _PER_GPU_SESSIONS.search(reading.text, max(0, at - 60), at + 12))
-        ),
-        None,
-    )
+    found = next(around(_PER_GPU_SESSIONS, reading.text, lower, _PER_GPU_WORDS, 60, 12), None)
     if found is None:
         return
     said = reading.sources.get("concurrency")

@@ -40,7 +40,7 @@ _OUT_AHEAD = re.compile(r"\s*(?:out|away|from\s+now|ahead|later|off)\b", re.I)
 months", "live within 2 months")."""
 _WINDOW_NOUNS = ("pilot", "trial", "test", "poc", "period", "window", "run", "spike", "sample")
 _PAST = re.compile(r"\b(?:last|past|previous|trailing)\s*$", re.I)
-_MONEY_GROWS = re.compile(
+_NOT_TRAFFIC_GROWS = re.compile(
     r"\b(?:pipeline|revenue|arr|mrr|bookings|win\s+rate|spend|bill|budget|valuation"
     r"|availability|uptime|sla|durability)\b[^.;!?\n]*$",
     re.IGNORECASE,
@@ -827,8 +827,8 @@ _OVER_A_SPAN = re.compile(r"\W*(?:\w+\W+){0,2}?(?:every|over|within|in)\b", re.I
 
 
 def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
-    if _MONEY_GROWS.search(context.before(r.text, m.toks[0].start)):
-        return  # "pipeline sits at ~$14M, up about 20% year on year": money, not traffic
+    if _NOT_TRAFFIC_GROWS.search(context.before(r.text, m.toks[0].start)):
+        return  # "pipeline … up about 20% year on year", "Availability: 99.9% monthly"
     factor = next((t.value for t in m.toks if t.type == "FACTOR"), None)  # "doubles every year"
     unit = _unit(m.toks)
     if _has(m.toks, "MULT", "FACTOR"):  # "4x YoY", "3x-ing a quarter"; "3x a day" is how often

@@ -364,9 +364,10 @@ def counted_today(reading: Reading) -> None:
     gpu, ids = reading.counted_gpu, list(dict.fromkeys(reading.gpu_ids))
     if reading.gpu_count is None or gpu is None:
         return
-    if len(ids) == 1 and _OUTGROWN.search(reading.text) and (
-        _today_after(reading, gpu) or _run_today(reading, gpu)
-    ):  # "We run this on 8 A100s today and it can't keep up. Could you price a lease?"
+    if not (_today_after(reading, gpu) or _run_today(reading, gpu)):
+        return
+    if len(ids) == 1 and _OUTGROWN.search(reading.text):
+        # "We run this on 8 A100s today and it can't keep up. Could you price a lease?"
         reading.assume(f"{reading.gpu_count}x {gpu}: what they run today, not the deployment")
         reading.gpu_count, reading.gpu_ids[:], reading.gpu_said[:] = None, [], []
         return
@@ -374,9 +375,7 @@ def counted_today(reading: Reading) -> None:
         return
     counted = {g.split(" ← ")[0].split("x ", 1)[-1] for g in reading.gpu_said if "x " in g}
     said_with = any(g.startswith(f"GPU {reading.gpu_count}x ") for g in reading.gpu_said)
-    if counted != {gpu} or not said_with:
-        return  # "existing 16x H100 … a quote on 32x B300": the count is the new one's
-    if _today_after(reading, gpu) or _run_today(reading, gpu):
+    if counted == {gpu} and said_with:  # not "existing 16x H100 … a quote on 32x B300"
         reading.assume(f"{reading.gpu_count}x {gpu}: what they run today, not the deployment")
         reading.gpu_count = None
         reading.gpu_said[:] = [g for g in reading.gpu_said if gpu not in g.split(" ← ")[0]]

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from core.parse.context import around
 from core.parse.numbers import amount
 
 if TYPE_CHECKING:
@@ -179,12 +180,7 @@ def one_models_lines(text: str, toks: list[Tok]) -> tuple[str, str] | None:
     lower = text.lower()
     if not any(w in lower for w in _ONLY_WORDS):
         return None  # nothing said of one of them: looked at before the regex
-    near = {  # looked for only around its words: a regex over 10 KB is not free
-        m.span(): m
-        for w in _ONLY_WORDS
-        for at in (m.start() for m in re.finditer(re.escape(w), lower))
-        for m in _ONLY_ONE.finditer(text, max(0, at - 30), at + 40)
-    }
+    near = {m.span(): m for m in around(_ONLY_ONE, text, lower, _ONLY_WORDS, 30, 40)}
     outside = [m for m in near.values() if text.rfind("\n", 0, m.start()) + 1 not in lines]
     named = {
         model
