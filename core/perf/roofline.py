@@ -396,7 +396,10 @@ def terms(rep: Replica, batch: int, wl: Workload, prompts: Prompts = NO_PROMPTS)
     model, layout = rep.hw.model, rep.layout
     micro = _micro_batches(rep, batch)
     stage_batch = -(-batch // micro)
-    rank_batch = -(-stage_batch // layout.dp) if not layout.split_layers else stage_batch
+    # each rank holds its share of the batch on average (continuous batching keeps the
+    # ranks level over time), as the prompts below do: a ceiling would let 49 sequences
+    # over 8 ranks decode slower in aggregate than 44
+    rank_batch = stage_batch / layout.dp if not layout.split_layers else stage_batch
     verified = wl.verified_tokens
     rank_tokens = rank_batch * verified
     stage_tokens = stage_batch * verified
