@@ -45,7 +45,9 @@ data-parallel, MoE sizes on a dense model) is 1. A row is skipped, and counted,
 when its model is not in the catalog, no concurrency is recorded, a disaggregated
 row lacks its worker counts or batch sizes (AIConfigurator's own accuracy script
 refuses those too), an MoE layout's widths disagree, or it repeats an earlier row
-exactly (same deployment, same TTFT and TPOT).
+exactly (same deployment, same TTFT and TPOT). Two of the sample's exports write a
+run with experts spread over all its K GPUs as K squared GPUs; those layouts are put
+right (``unsquared``, with the evidence) and counted, before repeats are found.
 """
 
 from __future__ import annotations
@@ -228,7 +230,10 @@ class Converted:
     row: dict[str, str]
     """The committed CSV's row (COLUMNS -> text)."""
     key: tuple[str, ...]
-    """What makes two rows the same measurement (everything but id and source text)."""
+    """What makes two rows the same measurement: everything but id, source text and the
+    day measured, its layout as put right."""
+    corrected: tuple[str, ...] = ()
+    """What was put right in the row (``CORRECTED``), counted in the provenance."""
 
 
 # --- one row ------------------------------------------------------------------------------
@@ -282,11 +287,43 @@ def size(text: str, *, not_applicable_is_one: bool) -> int:
     return value
 
 
-def worker(raw: Mapping[str, str], prefix: str, *, moe: bool, workers: str) -> dict[str, str]:
+SQUARING_EXPORTS = ("db-dump/2026-04-27", "source_file=2026-04-06.csv")
+"""The two exports in the sample that write a run with experts spread over all its K GPUs
+(the serving engine's ``tp K`` with ``ep K``) as attention TP K x K (or attention DP K x K)
+over MoE TP K x EP K: K squared GPUs for a K-GPU run. The rows that carry their run's own
+tag name it: ``..._c8_tp8_ep8_928`` is written TP64 with MoE 8 x 8. And 61 runs stand in
+two exports with the same TTFT and TPOT to the last digit, once squared and once as the
+K-GPU layout (TP64 with MoE 8 x 8 in one, TP8 with EP8 in the other)."""
+
+CORRECTED = "squared layout read as its K-GPU run (the exports' TP K x K, MoE TP K x EP K)"
+
+
+def unsquared(
+    source: str, batch: int, tp: int, attention_dp: int, moe_tp: int, moe_ep: int
+) -> tuple[int, int, int, int, int] | None:
+    """A squared layout from ``SQUARING_EXPORTS`` as the K-GPU run it was (batch, tp,
+    attention_dp, moe_tp, moe_ep), or None when the layout is not squared.
+
+    With attention DP the exports also split the load over K x K ranks, so each of the K
+    real ranks holds K times the batch written."""
+    k = moe_tp
+    if not source.startswith(SQUARING_EXPORTS) or k < 2 or moe_ep != k:
+        return None
+    if tp == k * k and attention_dp == 1:
+        return batch, k, 1, 1, k
+    if attention_dp == k * k and tp == 1:
+        return batch * k, 1, k, 1, k
+    return None
+
+
+def worker(
+    raw: Mapping[str, str], prefix: str, *, moe: bool, workers: str, corrected: list[str]
+) -> dict[str, str]:
     """One kind of worker: how many, its batch, and its layout.
 
     GPUs per worker are tp x pp x attention_dp (AIConfigurator's own count); an MoE
-    layer spreads over moe_tp x moe_ep GPUs, which must be the same GPUs.
+    layer spreads over moe_tp x moe_ep GPUs, which must be the same GPUs. A squared
+    layout (``unsquared``) is put right, and said in ``corrected``.
     """
     tp = size(raw[f"{prefix}tp_size"], not_applicable_is_one=False)
     pp = size(raw[f"{prefix}pp_size"], not_applicable_is_one=False)
@@ -301,7 +338,14 @@ def worker(raw: Mapping[str, str], prefix: str, *, moe: bool, workers: str) -> d
     batch = raw[f"{prefix}batch_size"]
     if not batch or not workers or int(batch) < 1 or int(workers) < 1:
         raise Skip("disaggregated without worker counts and batch sizes")
-    values = (int(workers), int(batch), tp, pp, attention_dp, moe_tp, moe_ep)
+    size_of_batch = int(batch)
+    put_right = unsquared(
+        raw["silicon_data_source"], size_of_batch, tp, attention_dp, moe_tp, moe_ep
+    )
+    if put_right is not None:
+        size_of_batch, tp, attention_dp, moe_tp, moe_ep = put_right
+        corrected.append(CORRECTED)
+    values = (int(workers), size_of_batch, tp, pp, attention_dp, moe_tp, moe_ep)
     return {name: str(value) for name, value in zip(WORKER_FIELDS, values, strict=True)}
 
 
@@ -328,12 +372,13 @@ def convert(raw: Mapping[str, str]) -> Converted:
     moe = mapped.model not in DENSE
     concurrency = concurrency_of(source)
     layouts: dict[str, dict[str, str]] = {}
+    corrected: list[str] = []
     if raw["mode"] == "agg":
-        layouts["agg"] = worker(raw, "", moe=moe, workers="1")
+        layouts["agg"] = worker(raw, "", moe=moe, workers="1", corrected=corrected)
     elif raw["mode"] == "disagg":
         for role in ("prefill", "decode"):
             count = raw[f"{role}_num_workers"]
-            layouts[role] = worker(raw, f"{role}_", moe=moe, workers=count)
+            layouts[role] = worker(raw, f"{role}_", moe=moe, workers=count, corrected=corrected)
     else:
         raise Skip(f"mode not mapped: {raw['mode']}")
     row = {
@@ -362,10 +407,8 @@ def convert(raw: Mapping[str, str]) -> Converted:
         "moe_quant_mode": raw["moe_quant_mode"],
         "source": source,
     }
-    key = tuple(
-        value for name, value in raw.items() if name not in ("id", "silicon_data_source")
-    ) + (str(concurrency),)
-    return Converted(row=row, key=key)
+    key = tuple(value for name, value in row.items() if name not in ("id", "source", "measured"))
+    return Converted(row=row, key=key, corrected=tuple(dict.fromkeys(corrected)))
 
 
 def reason_class(reason: str) -> str:
@@ -378,6 +421,8 @@ class Imported:
     rows: list[dict[str, str]]
     skipped: Counter[str]
     """Reason (with particulars, e.g. which model) -> rows."""
+    corrected: Counter[str] = dataclasses.field(default_factory=Counter)
+    """What was put right -> kept rows."""
 
 
 def import_rows(source_rows: Iterable[Mapping[str, str]]) -> Imported:
@@ -385,6 +430,7 @@ def import_rows(source_rows: Iterable[Mapping[str, str]]) -> Imported:
     (same deployment, same figures) is skipped as a duplicate."""
     rows: list[dict[str, str]] = []
     skipped: Counter[str] = Counter()
+    corrected: Counter[str] = Counter()
     seen: dict[tuple[str, ...], str] = {}
     for raw in source_rows:
         try:
@@ -397,7 +443,8 @@ def import_rows(source_rows: Iterable[Mapping[str, str]]) -> Imported:
             continue
         seen[converted.key] = converted.row["id"]
         rows.append(converted.row)
-    return Imported(rows=rows, skipped=skipped)
+        corrected.update(converted.corrected)
+    return Imported(rows=rows, skipped=skipped, corrected=corrected)
 
 
 def to_csv(rows: Iterable[Mapping[str, str]]) -> str:
@@ -892,6 +939,7 @@ def provenance(
             "skipped_in_detail": dict(
                 sorted(imported.skipped.items(), key=lambda kv: (-kv[1], kv[0]))
             ),
+            "corrected": dict(sorted(imported.corrected.items())),
         },
         "imported_by": "scripts/import_field_data.py",
     }
@@ -971,9 +1019,11 @@ under the Apache License, Version 2.0:
 Files used: {SAMPLE} and {CONFIGS}*.json
 (the configs are those models' Hugging Face config.json files as the package ships
 them). Changes: rows the catalog cannot represent were dropped (provenance.yaml
-counts them by reason), catalog ids were added beside the original names, and the
-layouts were put in one column set; measured values and each row's id and source
-text are unchanged. The model configs are copied unchanged.
+counts them by reason), catalog ids were added beside the original names, the
+layouts were put in one column set, and layouts two exports wrote squared (K x K
+GPUs for a K-GPU run with experts over all K) were put right (provenance.yaml
+counts them); measured values and each row's id and source text are unchanged.
+The model configs are copied unchanged.
 
 The licence text is LICENSE-aiconfigurator in this directory. The wheel ships no
 licence or NOTICE file of its own (its metadata declares License-Expression:
@@ -1006,6 +1056,8 @@ def report(files: Mapping[Path, bytes]) -> None:
     print(f"read {rows['read']:,} rows; imported {rows['imported']:,}; skipped {rows['skipped']:,}")
     for reason, count in rows["skipped_in_detail"].items():
         print(f"  skipped {count:>5,}  {reason}")
+    for what, count in rows["corrected"].items():
+        print(f"  put right {count:>3,}  {what}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -285,10 +285,11 @@ def observe_field(catalog: Catalog, row: FieldMeasurement) -> Observation | Fiel
 
     Kept: aggregated rows whose clients all decode at once, in a layout the stacks run.
     Left out: disaggregated rows (their decode and prefill pools are another model),
-    rows whose tensor-parallel attention spans more than two NVLink domains (the
-    sample's TP64 and TP72 rows decode at speeds only data-parallel attention reaches,
-    and their ids name 8-GPU layouts: the layout columns are not what ran), and rows
-    with more clients than batch slots (what the server did with the rest is unknown).
+    rows whose tensor-parallel attention is wider than a stack deploys (the sample's
+    GB200 rows written TP20 to TP72 with ``ep1`` decode thousands of MLA sequences at
+    once, which only data-parallel attention holds: the layout columns are not what
+    ran; the squared TP64 rows are put right on import), and rows with more clients
+    than batch slots (what the server did with the rest is unknown).
     """
     if row.mode != "agg":
         return "disaggregated"

@@ -105,10 +105,12 @@ def test_an_answer_scaled_from_another_batch_names_the_publication_it_was_scaled
     reply = answer_question(engine, scenario, today=TODAY)
     e = reply.context["estimate"]
     [anchor] = [s for s in e.sources if s.measurement == e.estimated_from]
+    [measured] = [m for m in engine.catalog.measurements if m.id == e.estimated_from]
     scaled = [c for c in e.caveats if c.startswith("scaled by the roofline")]
+    assert measured.concurrency != 1
     assert scaled == [
-        f"scaled by the roofline from the measurement at concurrency 64 in {anchor.title}; "
-        "concurrency 1 was not measured"
+        f"scaled by the roofline from the measurement at concurrency {measured.concurrency} "
+        f"in {anchor.title}; concurrency 1 was not measured"
     ]
 
 

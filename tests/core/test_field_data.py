@@ -69,7 +69,7 @@ def provenance() -> dict[str, Any]:
 
 def test_the_shipped_measurements_load_as_many_as_the_import_kept(field):
     rows = provenance()["rows"]
-    assert len(field) == rows["imported"] == 3515
+    assert len(field) == rows["imported"] == 3454
     assert rows["read"] == 5221
     assert rows["imported"] + rows["skipped"] == rows["read"]
     assert sum(rows["skipped_by_reason"].values()) == rows["skipped"]
@@ -451,6 +451,55 @@ def test_the_importer_keeps_one_of_two_identical_measurements_and_counts_the_oth
     assert [r["id"] for r in imported.rows] == ["example_agg", "example_agg_rerun"]
     assert sum(imported.skipped.values()) == 1
     assert "duplicate" in next(iter(imported.skipped))
+
+
+def squared(**changes: str) -> dict[str, str]:
+    """RAW_AGG (SGLang TP8 with EP8, 8 GPUs) as the squaring exports write it."""
+    return raw(tp_size="64", moe_tp_size="8", moe_ep_size="8", **changes)
+
+
+def test_a_squared_layout_from_the_squaring_exports_is_read_as_its_k_gpu_run():
+    converted = script.convert(squared(id="example_squared"))
+    row = converted.row
+    assert (row["agg_tp"], row["agg_attention_dp"], row["agg_moe_tp"], row["agg_moe_ep"]) == (
+        "8",
+        "1",
+        "1",
+        "8",
+    )
+    assert row["agg_batch_size"] == "64" and converted.corrected == (script.CORRECTED,)
+
+
+def test_a_squared_data_parallel_layout_gives_each_real_rank_its_share_of_the_load():
+    row = script.convert(
+        raw(tp_size="1", attention_dp_size="64", moe_tp_size="8", moe_ep_size="8", batch_size="1")
+    ).row
+    assert (row["agg_tp"], row["agg_attention_dp"], row["agg_moe_ep"]) == ("1", "8", "8")
+    assert row["agg_batch_size"] == "8"  # 64 clients over 8 ranks, not over 64
+
+
+def test_a_layout_from_another_export_is_kept_as_written_even_when_square():
+    source = "source_file=/data/h100_sxm/trtllm/x.csv; silicon_concurrency=64"
+    converted = script.convert(
+        raw(silicon_data_source=source, tp_size="4", moe_tp_size="2", moe_ep_size="2")
+    )
+    assert (converted.row["agg_tp"], converted.row["agg_moe_tp"]) == ("4", "2")
+    assert converted.corrected == ()
+
+
+def test_one_run_written_squared_in_one_export_and_plainly_in_another_is_kept_once():
+    imported = script.import_rows([raw(), squared(id="example_squared")])
+    assert [r["id"] for r in imported.rows] == ["example_agg"]
+    assert "duplicate" in next(iter(imported.skipped))
+
+
+def test_the_shipped_data_holds_no_squared_layout_and_counts_those_put_right(field):
+    for m in field.values():
+        w = m.workers[0]
+        k = w.moe_tp
+        if m.source.startswith(script.SQUARING_EXPORTS) and k > 1 and w.moe_ep == k:
+            assert w.tp * w.attention_dp != k * k, m.id
+    assert provenance()["rows"]["corrected"] == {script.CORRECTED: 264}
 
 
 def test_the_importers_csv_is_the_same_text_for_the_same_rows():
