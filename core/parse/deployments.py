@@ -23,7 +23,12 @@ if TYPE_CHECKING:
 
 def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     """ "2 GB300 racks", "3 B200 nodes": nodes of the GPU's NVLink domain, said; "two such
-    nodes" after "an 8-GPU B300 node": that many of the node said."""
+    nodes" after "an 8-GPU B300 node": that many of the node said; "(8 GPUs/node), …, 4
+    nodes": that many nodes of the GPUs said a node."""
+    if reading.node_gpus is None and "node" in reading.lower:
+        a_node = _GPUS_A_NODE.search(reading.text)
+        if a_node is not None:
+            reading.node_gpus = int(a_node["n"])
     such = (
         _SUCH_NODES.search(reading.text) or _N_NODES.search(reading.text)
         if reading.node_gpus and reading.gpu_count in (None, reading.node_gpus)
@@ -96,6 +101,11 @@ _REPLICAS = re.compile(
     re.IGNORECASE,
 )
 """Copies of one deployment, each described after: "4 replicas, each one 2 nodes × 8 MI355X"."""
+_REPLICA_COUNT = re.compile(
+    r"\b(?P<n>\d{1,3}|two|three|four|five|six|eight|ten)\s+(?:replicas|instances|copies)\b",
+    re.IGNORECASE,
+)
+"""How many copies, said anywhere: what a figure said "per replica" is multiplied by."""
 
 
 def _count(said: str) -> int | None:
@@ -130,8 +140,8 @@ def concurrency_per_node(reading: Reading) -> None:
     per_node = reading.node_gpus
     nodes = reading.gpu_count // per_node if reading.gpu_count and per_node else None
     if "replica" in found.group().lower() or "instance" in found.group().lower():
-        copies = _REPLICAS.search(reading.text)  # "96 concurrent per replica"
-        nodes = _count(copies["n"]) if copies else None
+        copies = _REPLICAS.search(reading.text) or _REPLICA_COUNT.search(reading.text)
+        nodes = _count(copies["n"]) if copies else None  # "96 concurrent per replica"
     if total is None and nodes is not None:
         total = value * nodes
     if total is None or total != int(total):
@@ -141,6 +151,12 @@ def concurrency_per_node(reading: Reading) -> None:
     reading.understood.append(f"concurrency {int(total)} in all ← '{said}{found.group()}'")
 
 
+_GPUS_A_NODE = re.compile(
+    r"\b(?P<n>[1-9]|1[0-6]|72)\s*gpus?\s*(?:/|per|a|each|in\s+(?:a|each))\s*"
+    r"(?:node|box|server)\b",
+    re.IGNORECASE,
+)
+"""The GPUs of one node said apart from any count: "(8 GPUs/node)", "8 GPUs per node"."""
 _N_NODES = re.compile(
     r"(?:[,;(]|[.!?]\s|^)\s*(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
     r"(?:nodes|boxes|servers)\s*(?=[,;.)])",

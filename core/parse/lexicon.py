@@ -384,8 +384,11 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("from", "scratch"): "RESET",
     ("new", "question"): "RESET",
     ("go", "back"): "UNDO",
+    ("gets", "back"): "OUT",  # "sends about 800 tokens and gets back ~150": what it returns
+    ("get", "back"): "OUT",
     ("never", "mind"): "UNDO",
     ("take", "that", "back"): "UNDO",
+    ("i", "mean"): FILLER,  # "sorry, I mean 25 rps at peak": a correction, not an average
     ("what", "about"): FILLER,
     ("how", "about"): FILLER,
     ("turn", "off"): "NOT",

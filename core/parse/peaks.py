@@ -77,7 +77,8 @@ _FRACTION_OF_PEAK = re.compile(
     r"\b(?:a|one)\s+(?P<part>half|third|quarter|fifth)\s+of\s+(?:that|it|this|the\s+peak)"
     r"\s+(?:on\s+)?(?:average|avg)\b"
     r"|\b(?:average|avg|averages)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits\s+at|maybe|abt))?\s+"
-    r"(?:about\s+|around\s+|roughly\s+|maybe\s+|abt\s+|~\s*)?(?:a\s+|one\s+)?"
+    r"(?:about\s+|around\s+|roughly\s+|maybe\s+|abt\s+|~\s*|(?:more\s+)?like\s+"
+    r"|approximately\s+|nearly\s+)?(?:a\s+|one\s+)?"
     r"(?P<part2>half|third|quarter|fifth|1/2|1/3|1/4|1/5)\s+(?:of\s+)?(?:that|it|this|(?:the\s+)?peak)\b",
     re.IGNORECASE,
 )
@@ -252,7 +253,7 @@ def _elliptic(toks: list[Tok], last: int, covered: set[int]) -> tuple[Tok, str] 
 
 _AT_PEAK = re.compile(
     r"\b(?:fixed|sized?|set|run|provisioned?|price[ds]?|quoted?|estimated?)\s+"
-    r"(?:it\s+|the\s+deployment\s+)?(?:at|for)\s+the\s+peak\b"
+    r"(?:it\s+|the\s+deployment\s+)?(?:at|for)\s+(?:the\s+)?peak(?:\s+concurrency)?\b"
     r"|\b(?:do|use|take|start\s+with)\s+the\s+peak(?:\s+one)?\b",
     re.IGNORECASE,
 )
@@ -292,6 +293,10 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
             reading.understood.append(f"concurrency {round(peak)}, the peak, as asked")
             return
         reading.values[name] = round(mean) if name == "concurrency" else mean
+        if name != "concurrency":  # the peak's say-back gives way to the average's
+            said_at_peak = f"← '{peak_said}'"
+            reading.understood[:] = [u for u in reading.understood if not u.endswith(said_at_peak)]
+            reading.understood.append(f"{compact(mean)} {unit} on average ← '{mean_said}'")
         if ratio is None:
             paired, paired_said = _nearest(reading.text, peak_said, means or [average])
             reading.values["peak_to_average"] = peak / paired

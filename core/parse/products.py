@@ -108,6 +108,11 @@ _GROWING = re.compile(
     r"[^\d%.;!?]*$",
     re.I,
 )
+_EVERY_SPAN = re.compile(
+    r"\s*(?:every|each)?\s*[\d.,]+\s*(?:seconds?|secs?|s|minutes?|mins?|hours?|hrs?)\b",
+    re.IGNORECASE,
+)
+"""A count said with the span it recurs over after it ("one request every 10 seconds")."""
 _TIMES_BEFORE = re.compile(r"[×x*]\s*[~≈]?\s*$")
 _REQUEST_WORDS = frozenset({"requests", "reqs", "req"})
 _ASKS = frozenset({"turns", "calls", "prompts", "messages", "queries", "questions", "steps"})
@@ -198,6 +203,8 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     if not said_over:
         return  # "3k seats, 5 turns each": per what time, nobody said
     period = said_over[-1]  # how often each asks, else how many there are, per that time
+    if any(_EVERY_SPAN.match(text, text.find(f.said) + len(f.said)) for f in chain[1:]):
+        return  # "each sends one request every 10 seconds": a rate, each_ones_volume's
     for f in chain:
         _replace(reading, f.said)
     if "requests_per_day" in reading.values:
@@ -371,28 +378,50 @@ def _replace(reading: Reading, said: str) -> None:
 
 _EACH_MAKES = re.compile(
     r"\beach(?:\s+one|\s+of\s+them)?\s+(?:generates|produces|uses|consumes|burns|outputs"
-    r"|does|needs)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?$",
+    r"|does|needs|makes|sends|fires|issues|submits|triggers)\s+(?:about\s+|around\s+"
+    r"|roughly\s+|~\s*)?$",
     re.IGNORECASE,
 )
+_EACH_ONES = (("output_tokens_per_day", "output tokens/day"), ("requests_per_day", "requests/day"))
+_MEMBERS_WITHIN = 120
+"""How far before "each makes" its members are looked for: the same sentence or so."""
 
 
 def each_ones_volume(reading: Reading, counts: list[Tok]) -> None:
-    """ "9,000 seats, each one generates roughly 40k output tokens per day": a day's
-    volume said of each member is the members' volume."""
-    said = reading.sources.get("output_tokens_per_day")
-    value = reading.values.get("output_tokens_per_day")
-    at = reading.text.find(said) if said else -1
-    if at < 0 or not isinstance(value, float) or "tok" not in (said or "").lower():
-        return
-    if not _EACH_MAKES.search(reading.text, max(0, at - 40), at):
-        return
+    """ "9,000 seats, each one generates roughly 40k output tokens per day", "250 agents
+    running 24/7, each makes one model call every 30 seconds": a volume or a rate said of
+    each member is the members' volume."""
+    for name, unit in _EACH_ONES:
+        said = reading.sources.get(name)
+        value = reading.values.get(name)
+        at = reading.text.find(said) if said else -1
+        if at < 0 or not isinstance(value, float):
+            continue
+        if name == "output_tokens_per_day" and "tok" not in (said or "").lower():
+            continue
+        if not _EACH_MAKES.search(reading.text, max(0, at - 40), at):
+            continue
+        people = _members_before(reading, counts, at)
+        if people is None:
+            continue
+        total = value * people.value
+        reading.values[name] = total
+        reading.understood[:] = [u for u in reading.understood if f"← '{said}'" not in u]
+        reading.understood.append(
+            f"{compact(total)} {unit} ← '{people.said}' × '{said}' (each one's)"
+        )
+
+
+def _members_before(reading: Reading, counts: list[Tok], at: int) -> Factor | None:
+    """The members counted last before ``at`` ("250 agents"), skipping figures that count
+    nothing ("24/7"), or None."""
     daily = any(w in reading.lower for w in _ACTIVE_USERS)
-    before = [t for t in counts if t.end <= at and t.type == "NUM" and t.text.lower() != "one"]
-    people = _population(reading.text, before[-1], daily) if before else None
-    if people is None or people.period is not None or people.value < 2:
-        return
-    total = value * people.value
-    reading.values["output_tokens_per_day"] = total
-    reading.understood.append(
-        f"{compact(total)} output tokens/day ← '{people.said}' × '{said}' (each one's)"
-    )
+    for t in reversed(counts):
+        if t.end > at or t.type != "NUM" or t.text.lower() == "one":
+            continue
+        if t.end < at - _MEMBERS_WITHIN:
+            return None
+        people = _population(reading.text, t, daily)
+        if people is not None:
+            return people if people.period is None and people.value >= 2 else None
+    return None

@@ -49,20 +49,21 @@ _MARKED_IDS = re.compile(
 _CODES = re.compile(
     r"\b[A-Z]{2,}-\d{4,}\b|#[A-Za-z]{0,4}-?\d{3,}\b"
     r"|\b(?:gpu|node|host|server|worker|pod|rack)-\d{1,4}\b"
-    r"|(?m:(?:^|\|)[ \t>*]*\b(?:[A-Z]{1,5}-0\d{0,3}|(?:N?FR|R|REQ|RQ|SR|TR|PR|BR|SLA|ID)-\d{1,4})"
-    r"(?:\.\d{1,3})*(?=[ \t|:.)]))"
+    r"|(?m:(?:^|\|)[ \t>*]*\b(?:[A-Z]{1,5}-0\d{0,3}"
+    r"|(?:N?FR|R|REQ|Req|RQ|SR|TR|PR|BR|SLA|ID)-\d{1,4})(?:\.\d{1,3})*(?=[ \t|:.)]))"
 )
 """An id in capitals or after a hash ("REF-20931", "#CS-5521", "#4521"), a machine's
 name ("gpu-17", "node-3": one host of many, not a count), or a requirement's id opening
 a row ("R-03\tMonthly requests\t45,000,000", "| NFR-2 | …"; a model's name, "GLM-5",
-opens rows too, so an id is a requirement's prefix or has a leading zero)."""
+opens rows too, so an id is a requirement's prefix or has a leading zero; "Req-3.1:"
+is written in title case too)."""
 _PHONES = re.compile(
     r"\+\d{1,3}(?:[ .\-]?\d{1,4}){2,5}\b"
     r"|\(\d{3}\)[ .\-]?\d{3}[ .\-]\d{4}\b|\b\d{3}[.\-]\d{3}[.\-]\d{4}\b"
 )
 _PHONE_HINT = re.compile(r"\+\d|\(\d{3}\)|\d[.\-]\d{4}\b")
 _CODE_HINT = re.compile(r"-\d{4}|#")
-_ROW_ID = re.compile(r"[ \t>*|]*[A-Z]{1,5}-\d")
+_ROW_ID = re.compile(r"[ \t>*|]*(?:[A-Z]{1,5}|Req)-\d")
 """A requirement's id opening a line ("R-03\t…"): looked for at line starts only."""
 _HOSTS = ("gpu-", "node-", "host-", "server-", "worker-", "pod-", "rack-")
 _CLAUSE_HINT = re.compile(r"(?:^|\n)[ \t>*-]*\d{1,3}\.\d")

@@ -65,8 +65,9 @@ _ALIASES: dict[str, tuple[str, float]] = {}
 for _field, _factor, _names in (
     ("model", 1.0, "model model_name llm"),
     ("gpu", 1.0, "gpu gpu_type accelerator accelerators hardware"),
-    ("gpus", 1.0, "gpus #gpus num_gpus gpu_count n_gpus gpucount #gpu count qty"),
+    ("gpus", 1.0, "gpus #gpus num_gpus gpu_count n_gpus gpucount #gpu count qty quantity"),
     ("concurrency", 1.0, "concurrency batch bs batch_size concurrent concurrent_users"),
+    ("concurrency", 1.0, "concurrent_sessions concurrent_streams concurrent_requests"),
     ("concurrency", 1.0, "max_num_seqs max_concurrency concurrent_requests max_batch_size c b"),
     ("precision", 1.0, "precision dtype quant quantization"),
     (
@@ -179,7 +180,7 @@ def _tables(text: str, out: Structured) -> None:
         if sep in "\t|" and len(head) == 2 and known:
             _add(out, head[0], head[1], names=False)  # "Requests/sec<TAB>65"
             continue
-        if len(head) in (2, 3) and _key(head[0]) in _NAME_COLUMNS and _key(head[1]) in _VALUES:
+        if one_figure_a_row(head):
             _vertical(lines[i + 1 :], sep, out)
             return
         if _key(head[0]) in _WEEK_COLUMNS:  # "Week of | Requests | Output tokens": a week's
@@ -222,7 +223,20 @@ _WEEKLY_COUNTS = {
 
 
 _NAME_COLUMNS = frozenset({"metric", "field", "parameter", "param", "item", "name", "key", "input"})
-_VALUES = frozenset({"value", "values", "amount", "figure", "number"})
+_VALUES = frozenset({"value", "values", "amount", "figure", "number", "qty", "quantity"})
+"""A column of figures beside the column naming them; a bill of materials' quantity too
+("| Item | Qty |", then "| B300 GPUs | 32 |")."""
+_GPU_ITEM = re.compile(r"\bgpus?\b", re.IGNORECASE)
+
+
+def one_figure_a_row(head: list[str]) -> bool:
+    """A table's header names a column of names and one of their figures, perhaps a unit
+    column after: "| metric | value | unit |", "| Item | Qty |". A third column that
+    names a field ("| Item | Qty (GPUs) | Unit price |") makes it a table of columns."""
+    if len(head) not in (2, 3) or _key(head[0]) not in _NAME_COLUMNS:
+        return False
+    third = _key(head[2]) if len(head) == 3 else "unit"
+    return _key(head[1]) in _VALUES and (third in ("unit", "units") or third not in _ALIASES)
 
 
 def as_sentences(text: str) -> str:
@@ -236,9 +250,7 @@ def as_sentences(text: str) -> str:
         sep = separator(line.strip())
         if sep is None:
             continue
-        head = _cells(line.strip(), sep)
-        named = _key(head[0]) in _NAME_COLUMNS and _key(head[1 % len(head)]) in _VALUES
-        if len(head) not in (2, 3) or not named:
+        if not one_figure_a_row(_cells(line.strip(), sep)):
             continue
         lines[i] = ""
         for k in range(i + 1, len(lines)):
@@ -260,6 +272,8 @@ def _vertical(lines: list[str], sep: str, out: Structured) -> None:
         cells = _cells(line, sep)
         if len(cells) >= 2 and cells[1]:
             name = " ".join(c for c in (cells[0], *cells[2:3]) if c)
+            if _key(name) not in _ALIASES and _GPU_ITEM.search(name) and cells[1].isdigit():
+                name = "gpus"  # "| B300 GPUs | 32 |": an item of GPUs, counted
             _add(out, name, cells[1], names=False)
 
 

@@ -441,3 +441,28 @@ def test_a_week_by_week_table_read_at_the_week_asked(catalog: Catalog) -> None:
     assert picked.fields["requests_per_day"] == pytest.approx(300_000)
     assert "requests_per_day=300000 (key=value)" in picked.understood
     assert (weekly["requests_per_day"], weekly["output_tokens_per_day"]) == (200_000, 60e6)
+
+
+def test_a_bill_of_materials_counts_its_gpus_and_sessions(catalog: Catalog) -> None:
+    got = fields(catalog, "| Item | Qty |\n|---|---|\n| H200 GPUs | 24 |\n"
+                 "| Concurrent sessions | 96 |\n| Model | Llama 3.1 70B |\n| Term | 24 months |")
+    assert (got["gpus"], got["gpu"], got["concurrency"], got["term_months"]) == (24, "h200", 96, 24)
+
+
+def test_a_forms_quantity_after_its_gpu_type_is_the_gpu_count(catalog: Catalog) -> None:
+    got = fields(catalog, "GPU type: B200\nQuantity: 16\nModel: Qwen3-32B\nTerm (months): 12")
+    assert (got["gpus"], got["gpu"], got["term_months"]) == (16, "b200", 12)
+
+
+def test_a_quantity_column_beside_a_price_column_stays_a_table_of_columns(
+    catalog: Catalog,
+) -> None:
+    got = fields(catalog, "| Item | Qty (GPUs) | Unit price (USD/GPU-hour) |\n|---|---|---|\n"
+                 "| NVIDIA H100 SXM, Llama 3.1 8B | 8 | 1.95 |")
+    assert (got["gpus"], got["price_per_gpu_hour"]) == (8, pytest.approx(1.95))
+
+
+def test_a_requirements_id_in_title_case_counts_nothing(catalog: Catalog) -> None:
+    got = fields(catalog, "Req-2.4: Context window of at least 128k tokens.\n"
+                 "Req-2.6: 150,000 requests per day.\nReq-2.7: GLM-5 on GB300")
+    assert (got["context_tokens"], got["requests_per_day"]) == (128_000, 150_000)

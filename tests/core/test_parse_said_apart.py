@@ -1,0 +1,67 @@
+"""What a message says in two places is read together: the members and each one's rate,
+the nodes and the GPUs of one node, a batch per replica and the replicas, a peak and the
+average said after it (issue 14)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.catalog import Catalog
+from core.parse import parse
+
+
+def test_each_members_rate_is_multiplied_by_the_members(catalog: Catalog) -> None:
+    parsed = parse("120 bots online, each sends one request every 10 seconds. "
+                   "2k in, 200 out, Llama 3.1 8B", catalog)
+    assert parsed.fields["requests_per_day"] == pytest.approx(120 * 8640)
+    assert any("each one's" in u for u in parsed.understood)
+
+
+def test_the_members_are_found_past_a_figure_that_counts_nothing(catalog: Catalog) -> None:
+    got = parse("40 agents running 24/7, each makes one call every 30 seconds; Qwen3-32B, "
+                "1k in / 100 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(40 * 2880)
+
+
+def test_nodes_said_apart_from_the_gpus_of_one_node_are_counted(catalog: Catalog) -> None:
+    parsed = parse("$24,000 per node per month for B200 (8 GPUs/node), 24-month term, "
+                   "3 nodes. gpt-oss-120b", catalog)
+    assert (parsed.kind, parsed.fields["gpus"]) == ("scenario", 24)
+    assert parsed.fields["price_per_gpu_hour"] == pytest.approx(24_000 / 8 / 730)
+
+
+def test_a_batch_per_replica_is_multiplied_by_the_replicas_said(catalog: Catalog) -> None:
+    got = parse("16x H200, two HGX nodes, TP8 per replica, so 2 replicas. Batch 32 per "
+                "replica, Llama 3.1 70B", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (16, 64)
+
+
+def test_a_deployment_priced_at_peak_concurrency_takes_the_peak(catalog: Catalog) -> None:
+    got = parse("DeepSeek V3 on 8x B200: average concurrency ~30, peak 90. Price it at peak "
+                "concurrency please.", catalog).fields
+    assert got["concurrency"] == 90
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["sends about 1,200 tokens and gets back ~200", "sends ~1,200 tokens, gets back 200"],
+)
+def test_what_a_call_sends_is_its_input_and_what_it_gets_back_its_output(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"50k calls a day on Qwen3-32B. Each call {said}.", catalog).fields
+    assert (got["input_tokens"], got["output_tokens"]) == (1200, 200)
+
+
+def test_i_mean_corrects_and_averages_nothing(catalog: Catalog) -> None:
+    parsed = parse("llama 3.1 8b, 30 rps, 1k in 100 out.\nsorry, I mean 30 rps at peak, the "
+                   "average is more like 12.", catalog)
+    assert parsed.fields["requests_per_day"] == pytest.approx(12 * 86400)
+    assert parsed.fields["peak_to_average"] == pytest.approx(2.5)
+    assert any(u.startswith("1.04M requests/day on average") for u in parsed.understood)
+
+
+def test_an_average_like_half_the_peak_gives_the_ratio(catalog: Catalog) -> None:
+    got = parse("gpt-oss-120b, 60 rps at peak, avg is like half that. 2k in 300 out",
+                catalog).fields
+    assert (got["peak_to_average"], got["requests_per_day"]) == (2, pytest.approx(30 * 86400))
