@@ -43,7 +43,7 @@ _PIECES = (
     r"|\b\d{1,2}(?:,\d\d)+,\d{3}(?![\d,])"  # "5,00,000": the Indian grouping, five lakh
     r"|\b\d,\d(?![\d,])"  # "1,8": one digit after a comma is never a thousands group
     r"|(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)"
-    r"|\d{1,3}(?:[ \u202f]\d{3})+(?![\d,]|\.\d)|\d+)"
+    r"|\d{1,3}(?:[ \u202f]\d{3})+(?!\d|,\d|\.\d)|\d+)"  # "Input 2 500, output 600"
     r"(?:\.\d+)?(?:[eE][+-]?\d{1,3}(?![\w]))?|\.\d+))"  # every number opens on a digit or "."
     r"|(?P<word>(?=[^\W\d_]|×)(?:(?<=\d)[xX×](?=[^\W_])|[^\W\d_][^\W_]*(?:\.\d+[^\W_]*)*"
     r"(?:['’][^\W\d_]+)?))"

@@ -1324,3 +1324,8 @@ def test_an_availability_and_a_response_time_in_hours_are_no_fields(catalog: Cat
 def test_how_many_tokens_a_second_is_what_is_asked(catalog: Catalog) -> None:
     parsed = parse("how many tokens/sec does one B200 do on gpt-oss-120b?", catalog)
     assert parsed.kind == "scenario" and "min_per_user_tokens_per_s" not in parsed.fields
+
+
+def test_a_space_grouped_number_before_a_comma_is_one_number(catalog: Catalog) -> None:
+    read_as("GLM-5 on B300, 2M req/day. Input 2 500, output 600 tokens.", catalog,
+            {"input_tokens": 2500, "output_tokens": 600})
