@@ -15,7 +15,8 @@ _BOUNDARY = re.compile(r"[!?;\n]|(?<!\.)\.(?![\d.])")
 """A sentence ends at a full stop, not inside "2.5" or a form's dot leaders ("input ....")."""
 _DIRECTION = re.compile(  # a document said with its tokens is what the model reads
     r"\b(?:(?P<input>prompts?|inputs?|documents?|docs?|notes?|contracts?|transcripts?|articles?"
-    r"|emails?|filings?|tickets?|sends?|sent|submits?)|(?P<output>outputs?|answers?|responses?|summar(?:y|ies)|verdicts?|"
+    r"|emails?|filings?|tickets?|sends?|sent|submits?)"
+    r"|(?P<output>outputs?|answers?|responses?|summar(?:y|ies)|verdicts?|"
     r"repl(?:y|ies)|completions?|generat\w*)|(?P<reasoning>think\w*|reason\w*|thought))\b",
     re.IGNORECASE,
 )

@@ -293,10 +293,8 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
             reading.understood.append(f"concurrency {round(peak)}, the peak, as asked")
             return
         reading.values[name] = round(mean) if name == "concurrency" else mean
-        if name != "concurrency":  # the peak's say-back gives way to the average's
-            said_at_peak = f"← '{peak_said}'"
-            reading.understood[:] = [u for u in reading.understood if not u.endswith(said_at_peak)]
-            reading.understood.append(f"{compact(mean)} {unit} on average ← '{mean_said}'")
+        if name != "concurrency":
+            _say_average(reading, peak_said, f"{compact(mean)} {unit} on average ← '{mean_said}'")
         if ratio is None:
             paired, paired_said = _nearest(reading.text, peak_said, means or [average])
             reading.values["peak_to_average"] = peak / paired
@@ -306,16 +304,23 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
         return
     if ratio:
         reading.values[name] = round(peak / ratio) if name == "concurrency" else peak / ratio
-        said_at_peak = f"← '{peak_said}'"
-        reading.understood[:] = [u for u in reading.understood if not u.endswith(said_at_peak)]
-        reading.understood.append(
+        _say_average(
+            reading,
+            peak_said,
             f"{compact(peak / ratio)} {unit} on average: '{peak_said}' is the peak, "
-            f"÷ {ratio:g} (peak to average)"
+            f"÷ {ratio:g} (peak to average)",
         )
         return
     if name != "concurrency":
         reading.steady_peaks[name] = peak_said
         reading.assume(steady(peak_said))
+
+
+def _say_average(reading: Reading, peak_said: str, line: str) -> None:
+    """The average's say-back in place of the peak's: the value read is the average."""
+    said_at_peak = f"← '{peak_said}'"
+    reading.understood[:] = [u for u in reading.understood if not u.endswith(said_at_peak)]
+    reading.understood.append(line)
 
 
 def steady(peak_said: str) -> str:

@@ -395,9 +395,9 @@ def each_ones_volume(reading: Reading, counts: list[Tok]) -> None:
         said = reading.sources.get(name)
         value = reading.values.get(name)
         at = reading.text.find(said) if said else -1
-        if at < 0 or not isinstance(value, float):
+        if said is None or at < 0 or not isinstance(value, float):
             continue
-        if name == "output_tokens_per_day" and "tok" not in (said or "").lower():
+        if name == "output_tokens_per_day" and "tok" not in said.lower():
             continue
         if not _EACH_MAKES.search(reading.text, max(0, at - 40), at):
             continue

@@ -67,7 +67,7 @@ for _field, _factor, _names in (
     ("gpu", 1.0, "gpu gpu_type accelerator accelerators hardware"),
     ("gpus", 1.0, "gpus #gpus num_gpus gpu_count n_gpus gpucount #gpu count qty quantity"),
     ("concurrency", 1.0, "concurrency batch bs batch_size concurrent concurrent_users"),
-    ("concurrency", 1.0, "concurrent_sessions concurrent_streams concurrent_requests"),
+    ("concurrency", 1.0, "concurrent_sessions concurrent_streams"),
     ("concurrency", 1.0, "max_num_seqs max_concurrency concurrent_requests max_batch_size c b"),
     ("precision", 1.0, "precision dtype quant quantization"),
     (
