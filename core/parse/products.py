@@ -39,6 +39,7 @@ PERIODS = {
     **dict.fromkeys(("month", "mo", "monthly", "mon"), seconds("month") / _DAY_SECONDS),
     **dict.fromkeys(MONTH_NAMES - {"may", "mar"}, seconds("month") / _DAY_SECONDS),
     **dict.fromkeys(("year", "yr", "yearly", "annually"), seconds("year") / _DAY_SECONDS),
+    **dict.fromkeys(("hour", "hr", "hourly"), seconds("hour") / _DAY_SECONDS),
 }
 """Time words a count is said over, in days (a traffic month is 30 days, a year 365)."""
 _DAU = re.compile(
@@ -60,6 +61,7 @@ _NOT_COUNTS = frozenset(
     {"tokens", "token", "tok", "toks", "requests", "reqs", "req", "rps", "qps", "gpus", "gpu"}
     | {"cards", "nodes", "servers", "boxes", "racks", "months", "days", "hours", "weeks"}
     | {"years", "minutes", "seconds", "ms", "dollars", "usd", "percent", "k", "m", "b", "bn"}
+    | {"min", "mins", "sec", "secs", "hr", "hrs", "h", "s"}
     | {"million", "billion", "thousand", "in", "out", "input", "output", "concurrent", "x"}
     | {"hundreds", "thousands", "millions", "billions", "dozens"}
 )
@@ -70,9 +72,9 @@ _PEOPLE = frozenset(
 )
 """Populations that send requests themselves: a count of them alone is asked about."""
 _EACH_BEFORE = re.compile(
-    r"(?:\beach(?:\s+one|\s+[a-z]+(?=\s+is\b))?|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
+    r"(?:\beach(?:\s+one|\s+[a-z]+(?=\s+is\b))?|\bevery\s+[a-z]+(?=\s+is\b)|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
     r"|\b(?:an?|each|every)\s+[a-z]+\s+(?:fans\s+out\s+(?:in)?to|spawns|kicks\s+off|triggers|makes"
-    r"|split\s+into|broken\s+into|divided\s+into)"
+    r"|(?:gets\s+|is\s+|are\s+)?(?:split|broken|divided|chunked)\s+into)"
     r"|\beach\s+(?:split|broken|divided)\s+into"
     r"|\b(?:one|an?|each|every|per)\s+(?:active\s+|daily\s+|typical\s+)?"
     r"(?:person|user|member|employee|student|customer|player)"
@@ -245,7 +247,7 @@ def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
         return None  # a population's noun follows its number: "1,200 agents"
     head = text[t.end : t.end + 30].split(None, 2)[:2]
     nouns = [h.lower().split("/")[0].rstrip(",.;:)") for h in head]
-    at = _plural_at(nouns)
+    at = _plural_at(nouns, head)
     if at is None:
         return None  # most numbers are followed by a unit: looked at before any regex
     words = _words(text, t.end)
@@ -255,10 +257,16 @@ def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
     return Factor(value, words[at], None, period, _said(text, t.start, _segment_end(text, t.end)))
 
 
-def _plural_at(nouns: list[str]) -> int | None:
+_ACRONYMS = re.compile(r"[A-Z]{2,}s\b")
+
+
+def _plural_at(nouns: list[str], head: list[str]) -> int | None:
     """Where a population's plural noun is: right after the number ("1,200 agents") or
-    after one word naming its kind ("100k agent runs a day")."""
+    after one word naming its kind ("100k agent runs a day"); a plural acronym ("1,400
+    PRs") is one however short."""
     for k, noun in enumerate(nouns):
+        if _ACRONYMS.match(head[k]):
+            return k
         if noun.endswith("s") and len(noun) >= 4 and noun not in _NOT_COUNTS:
             return k
         if noun in _NOT_COUNTS or not noun.isalpha():
@@ -326,8 +334,7 @@ def _factor(text: str, t: Tok) -> Factor | None:
     value = float(t.value) if isinstance(t.value, float) else 0.0
     if value > (MAX_PER_MEMBER if per is not None else MAX_PER_MEMBER_A_DAY * (period or 1)):
         return None  # "2M requests/day" beside "3k seats" is the total, not each one's
-    end = t.end + len(segment.group().rstrip())
-    return Factor(value, noun, per, period, _said(text, t.start, end))
+    return Factor(value, noun, per, period, _said(text, t.start, _segment_end(text, t.end)))
 
 
 def _restates(factor: Factor, before: Factor) -> bool:
@@ -350,15 +357,24 @@ def _follows(factor: Factor, before: Factor) -> bool:
 
 
 def _words(text: str, at: int) -> list[str]:
-    segment = _SEGMENT.match(text, at)
-    raw = segment.group().lower().replace("/", " / ") if segment else ""
+    """The words after a number, up to the next clause about a member of its own ("12
+    steps and every step is one call": the step's count is another factor)."""
+    raw = text[at : _segment_end(text, at)].lower().replace("/", " / ")
     return _WORD.findall(raw)
 
 
 def _segment_end(text: str, at: int) -> int:
-    """Where the words after a number end (its clause, before the next figure)."""
+    """Where the words after a number end (its clause, before the next figure or the
+    next member's own count: "12 steps and every step is one call")."""
     segment = _SEGMENT.match(text, at)
-    return at + len(segment.group().rstrip()) if segment else at
+    if not segment:
+        return at
+    said = segment.group()
+    member = _NEXT_MEMBER.search(said)
+    return at + len((said[: member.start()] if member else said).rstrip())
+
+
+_NEXT_MEMBER = re.compile(r"\band\s+(?:each|every)\b", re.IGNORECASE)
 
 
 def _said(text: str, start: int, end: int) -> str:

@@ -170,7 +170,8 @@ def _form_line(out: Structured, name: str, value: str) -> None:
 
 
 def _tables(text: str, out: Structured) -> None:
-    lines = [ln.strip() for ln in text.splitlines()]
+    raw = text.splitlines()
+    lines = [ln.strip() for ln in raw]
     for i, line in enumerate(lines):
         sep = separator(line)
         if sep is None:
@@ -181,7 +182,8 @@ def _tables(text: str, out: Structured) -> None:
             _add(out, head[0], head[1], names=False)  # "Requests/sec<TAB>65"
             continue
         if one_figure_a_row(head):
-            _vertical(lines[i + 1 :], sep, out)
+            # spaces only stripped: a tab keeps a blanked id's column in its place
+            _vertical([ln.strip(" ") for ln in raw[i + 1 :]], sep, out, _ids(head))
             return
         if _key(head[0]) in _WEEK_COLUMNS:  # "Week of | Requests | Output tokens": a week's
             head = [head[0], *(_WEEKLY_COUNTS.get(_key(h), h) for h in head[1:])]
@@ -222,17 +224,28 @@ _WEEKLY_COUNTS = {
 """A count column of a table by week: that week's count, a seventh of it a day."""
 
 
-_NAME_COLUMNS = frozenset({"metric", "field", "parameter", "param", "item", "name", "key", "input"})
+_NAME_COLUMNS = frozenset(
+    {"metric", "field", "parameter", "param", "item", "name", "key", "input", "requirement"}
+)
+_ID_COLUMNS = frozenset({"id", "reqid", "ref", "#", "no", "requirementid", "section"})
+"""A first column of ids before the column of names ("| Req ID | Requirement | Value |"):
+an id is no figure."""
 _VALUES = frozenset({"value", "values", "amount", "figure", "number", "qty", "quantity"})
 """A column of figures beside the column naming them; a bill of materials' quantity too
 ("| Item | Qty |", then "| B300 GPUs | 32 |")."""
 _GPU_ITEM = re.compile(r"\bgpus?\b", re.IGNORECASE)
 
 
+def _ids(head: list[str]) -> int:
+    """How many columns of ids lead a table of one figure a row (0 or 1)."""
+    return 1 if len(head) == 3 and _key(head[0]) in _ID_COLUMNS else 0
+
+
 def one_figure_a_row(head: list[str]) -> bool:
     """A table's header names a column of names and one of their figures, perhaps a unit
     column after: "| metric | value | unit |", "| Item | Qty |". A third column that
     names a field ("| Item | Qty (GPUs) | Unit price |") makes it a table of columns."""
+    head = head[_ids(head) :]
     if len(head) not in (2, 3) or _key(head[0]) not in _NAME_COLUMNS:
         return False
     third = _key(head[2]) if len(head) == 3 else "unit"
@@ -250,26 +263,30 @@ def as_sentences(text: str) -> str:
         sep = separator(line.strip())
         if sep is None:
             continue
-        if not one_figure_a_row(_cells(line.strip(), sep)):
+        head = _cells(line.strip(), sep)
+        if not one_figure_a_row(head):
             continue
+        ids = _ids(head)
         lines[i] = ""
         for k in range(i + 1, len(lines)):
             row = lines[k].strip()
             if separator(row) != sep:
                 break
-            cells = [c for c in _cells(row, sep) if c] if not set(row) <= set("|-: \t") else []
+            cells = _cells(lines[k].strip(" "), sep)[ids:]
+            cells = [c for c in cells if c] if not set(row) <= set("|-: \t") else []
             lines[k] = " ".join(cells) + "." if cells else ""
         return "\n".join(lines)
     return text
 
 
-def _vertical(lines: list[str], sep: str, out: Structured) -> None:
+def _vertical(lines: list[str], sep: str, out: Structured, ids: int = 0) -> None:
     """A table of one figure a row, "| metric | value | unit |": each row is a pair, its
-    unit column read as part of its name ("requests | 850,000 | per day")."""
+    unit column read as part of its name ("requests | 850,000 | per day"); ``ids``
+    columns of ids before the names are passed over."""
     for line in lines:
         if line.count(sep) < 1 or set(line) <= set("|-: \t"):
             continue
-        cells = _cells(line, sep)
+        cells = _cells(line, sep)[ids:]
         if len(cells) >= 2 and cells[1]:
             name = " ".join(c for c in (cells[0], *cells[2:3]) if c)
             if _key(name) not in _ALIASES and _GPU_ITEM.search(name) and cells[1].isdigit():

@@ -76,7 +76,14 @@ _TOTAL_AFTER = re.compile(
 _DAY_BEFORE = re.compile(
     r"\bday(?:\s+(?:is|was|sees|has)|\s*[:=])\s*(?:about|around|roughly|~|≈)?\s*$", re.IGNORECASE
 )
-_A_DAY_IS = re.compile(r"day(?:\s+(?:is|was|sees|has)|\s*[:=])")
+_A_DAY_IS = re.compile(r"day(?:\s+(?:is|was|sees|has)|\s*[:=])|\bdaily\s")
+_DAILY_LABEL = re.compile(
+    r"\bdaily\s+(?:(?P<requests>requests?|reqs?|calls|queries)\s+|(?:output\s+)?tokens?\s+)?"
+    r"(?:total|volume|count)(?:\s+(?:is|was)|\s*[:=|])?\s*(?:about|around|roughly|~|≈)?\s*$",
+    re.IGNORECASE,
+)
+"""A form's or a table's day: "Daily total: 400,000 requests", "Daily request volume |
+3,000,000" (its label says what a bare figure counts)."""
 _DAY_AFTER = re.compile(
     r"\s*(?:[A-Za-z][\w.]*-?[\w.]*\d[\w.-]*\s+)?"  # "1.1M DeepSeek-R1 calls": a model between
     r"(?:(?P<requests>requests?|reqs?|calls|queries)|(?:output\s+)?tokens?\s*(?:out)?)\b",
@@ -112,9 +119,12 @@ def totals(reading: Reading, counts: list[Tok]) -> None:
         total = None
         if window is not None and lower.find("total", t.end, t.end + 40) != -1:
             total = _TOTAL_AFTER.match(text, t.end)
-        day = None
+        day = daily = None
         if total is None and lower.find("day", max(0, t.start - 30), t.start) != -1:
             day = _DAY_BEFORE.search(text, max(0, t.start - 30), t.start)
+        near = max(0, t.start - 40)
+        if total is None and day is None and lower.find("daily", near, t.start) != -1:
+            daily = _DAILY_LABEL.search(text, near, t.start)
         if total is not None and window is not None:
             days = _window_days(window)
             per_day, said = t.value / days, " ".join(text[t.start : total.end()].split())
@@ -123,6 +133,15 @@ def totals(reading: Reading, counts: list[Tok]) -> None:
         elif day is not None and (after := _DAY_AFTER.match(text, t.end)) is not None:
             said = " ".join(text[day.start() : after.end()].split())
             name = "requests_per_day" if after["requests"] else "output_tokens_per_day"
+            _put(reading, name, t.value, said, "a day")
+        elif daily is not None:
+            after = _DAY_AFTER.match(text, t.end)
+            if after is None and not (daily["requests"] and _bare(text, t.end)):
+                continue
+            end = after.end() if after is not None else t.end
+            said = " ".join(text[daily.start() : end].split())
+            requests = (after["requests"] if after is not None else None) or daily["requests"]
+            name = "requests_per_day" if requests else "output_tokens_per_day"
             _put(reading, name, t.value, said, "a day")
         elif day is not None and t.value >= _ELLIPTIC_MIN and _bare(text, t.end):
             kinds = [

@@ -466,3 +466,18 @@ def test_a_requirements_id_in_title_case_counts_nothing(catalog: Catalog) -> Non
     got = fields(catalog, "Req-2.4: Context window of at least 128k tokens.\n"
                  "Req-2.6: 150,000 requests per day.\nReq-2.7: GLM-5 on GB300")
     assert (got["context_tokens"], got["requests_per_day"]) == (128_000, 150_000)
+
+
+def test_a_requirements_table_with_an_id_column_reads_its_names(catalog: Catalog) -> None:
+    got = parse("| ID | Requirement | Value |\n|---|---|---|\n| 2.1 | Model | Qwen3-32B |\n"
+                "| 2.2 | Daily request volume | 250,000 |\n| 2.3 | Avg prompt length | "
+                "1,200 tokens |\n| 2.4 | Avg completion length | 300 tokens |", catalog).fields
+    assert (got["requests_per_day"], got["input_tokens"], got["output_tokens"]) == (
+        250_000, 1_200, 300
+    )
+
+
+def test_a_forms_daily_total_is_the_day_of_requests(catalog: Catalog) -> None:
+    got = parse("Model: Llama 3.1 8B\nDaily total: 90,000 requests\nAvg input 700 tokens / "
+                "avg output 150 tokens", catalog).fields
+    assert got["requests_per_day"] == 90_000

@@ -65,3 +65,21 @@ def test_an_average_like_half_the_peak_gives_the_ratio(catalog: Catalog) -> None
     got = parse("gpt-oss-120b, 60 rps at peak, avg is like half that. 2k in 300 out",
                 catalog).fields
     assert (got["peak_to_average"], got["requests_per_day"]) == (2, pytest.approx(30 * 86400))
+
+
+def test_a_population_per_hour_times_its_steps_is_a_day_of_requests(catalog: Catalog) -> None:
+    got = parse("Batch pipeline: 500 jobs per hour all day, each job is ~8 steps and every "
+                "step is one model call; 2k in / 300 out, Qwen3-32B", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(500 * 24 * 8)
+
+
+def test_a_plural_acronym_is_a_population(catalog: Catalog) -> None:
+    got = parse("about 700 RFPs per week, each RFP gets split into 10 sections and each "
+                "section is one call; 4k in, 500 out, Llama 3.1 70B", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(700 * 10 / 7)
+
+
+def test_the_minutes_of_a_call_are_no_factor_of_its_volume(catalog: Catalog) -> None:
+    got = parse("Voice line: 300 calls/hour, 4 min per call, 20 turns per call. "
+                "gpt-oss-120b, 2k in, 60 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(300 * 24 * 20)
