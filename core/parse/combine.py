@@ -302,6 +302,16 @@ def _hourly(lex: list[Tok], i: int) -> tuple[list[Tok], int] | None:
     else:
         return None
     k = _after_fillers(lex, j)
+    if k < len(lex) and lex[k].type == "TRAFFIC":
+        k = _after_fillers(lex, k + 1)  # "Peak hour volume: 36,000 requests"
+    if (
+        j < k < len(lex)
+        and lex[k - 1].text.lower() in ("for", "at")
+        and lex[k].type == "BREAK"
+        and lex[k].text[:1].isupper()
+        and lex[k].text.isalpha()
+    ):
+        k = _after_fillers(lex, k + 1)  # "busy hour for Calloway is ~90k requests": a name
     if k + 1 >= len(lex) or lex[k].type != "NUM" or lex[k + 1].type not in ("REQUESTS", "TOKENS"):
         return None
     if k + 2 < len(lex) and lex[k + 2].type in ("PER", "PER_TIME"):

@@ -319,6 +319,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("during", "the", "average"): "AVG",
     ("during", "a", "typical"): "AVG",
     ("peak", "hour"): "PEAK",
+    ("busy", "hour"): "PEAK",  # "busy hour is ~90k requests": telephony's word for it
+    ("rush", "hour"): "PEAK",
     ("peak", "loads"): "PEAK",
     ("peak", "load"): "PEAK",
     ("sustained", "load"): "AVG",  # "peak loads of 2.5 times the sustained load"

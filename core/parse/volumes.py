@@ -149,7 +149,8 @@ def totals(reading: Reading, counts: list[Tok]) -> None:
             ]
             if len(kinds) == 1:  # "1.2M req/day … typical day is ~800k": the same count
                 said = " ".join(text[day.start() : t.end].split())
-                _restate(reading, kinds[0], t.value, said)
+                if not average_found(reading, kinds[0], t.value, said):
+                    _restate(reading, kinds[0], t.value, said)
 
 
 def over_a_window(reading: Reading) -> None:

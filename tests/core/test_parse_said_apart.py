@@ -83,3 +83,16 @@ def test_the_minutes_of_a_call_are_no_factor_of_its_volume(catalog: Catalog) -> 
     got = parse("Voice line: 300 calls/hour, 4 min per call, 20 turns per call. "
                 "gpt-oss-120b, 2k in, 60 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(300 * 24 * 20)
+
+
+def test_a_busy_hour_beside_the_daily_total_gives_the_ratio(catalog: Catalog) -> None:
+    got = parse("Busy hour for Acme is ~50k requests, daily total is ~800k. Llama 3.1 8B, "
+                "1k in / 200 out", catalog).fields
+    assert got["requests_per_day"] == 800_000
+    assert got["peak_to_average"] == pytest.approx(50_000 * 24 / 800_000)
+
+
+def test_a_peak_hour_volume_line_is_the_peak_of_the_daily_total(catalog: Catalog) -> None:
+    got = parse("Peak hour volume: 20,000 requests.\nDaily total: 240,000 requests.\n"
+                "Model: Qwen3-32B", catalog).fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (240_000, pytest.approx(2.0))
