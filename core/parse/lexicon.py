@@ -112,7 +112,9 @@ _FOREIGN: dict[str, str] = {
     "TOKENS": "jetons tokenów tokeny tokenı tokeni",
     "CONTEXT": "kontext contexte contexto",
     "PEAK": "spitzenlast lastspitze spitze pic pico picos picchi picco piek pieken szczyt "
-    "toppen topp",
+    "szczycie toppen topp pointe",
+    "REASON": "razonamiento raisonnement ragionamento raciocínio raciocinio rozumowania "
+    "redenering",
     "AVG": "durchschnitt durchschnittlich moyenne promedio média media gemiddeld gemiddelde "
     "średnio średnia ortalama snittet genomsnitt genomsnittet",
     "CONCURRENT": "gleichzeitig gleichzeitige gleichzeitigen simultanés simultanées "
@@ -125,7 +127,7 @@ _FOREIGN: dict[str, str] = {
     "GROWTH": "wachstum croissance crecimiento crescimento crescita groei wzrost büyüme tillväxt",
     "UTIL": "auslastung zielauslastung utilización",
     "BATCH": "batchgröße batchgrösse lote",
-    "PER": "pro par por har za",
+    "PER": "pro par por har za na",
     FILLER: "de la le les des du et und pour para con mit avec en sur auf etwa environ unos "
     "cerca el los las y ist das vom der die im schnitt à un une di del della circa ongeveer "
     "van het een en ok około yaklaşık ve ka ki ke hai mein lagbhag ska vara ungefär "
@@ -144,6 +146,7 @@ _FOREIGN_TIME: dict[str, str] = {
     "week": "woche wochen semaine semaines semana semanas",
     "quarter": "quartal quartale trimestre trimestres",
     "second": "sekunde sekunden seconde secondes segundo segundos sekund sekunder",
+    "minute": "minuten minuto minutos minuti minuut minutę minuty dakika",
 }
 _TIME_WORDS: dict[str, str] = {
     "millisecond": "ms msec millisecond milliseconds",

@@ -22,9 +22,13 @@ WRAP_WIDTH = 40
 """A line this long or longer that stops mid-sentence was wrapped by a mail client."""
 ABBREVIATIONS = frozenset(
     {"mio", "mrd", "tsd", "ca", "approx", "appr", "avg", "est", "incl", "excl", "vs", "resp"}
-    | {"max", "min", "nos"}
+    | {"max", "min", "nos", "tys", "mln", "mld"}
 )
-"""Abbreviations whose period ends no sentence ("2,5 Mio. requests", "ca. 1.200")."""
+"""Abbreviations whose period ends no sentence ("2,5 Mio. requests", "ca. 1.200", "6 tys.
+zapytań")."""
+_ALSO_UNITS = frozenset({"min", "max"})
+"""Abbreviations that are also a sentence's last word ("2k/min. Input 2,500"): their period
+ends it when a capital follows."""
 _QUOTED = re.compile(r"(?:[ \t]*>)*[ \t]*")
 _NUMBERED = re.compile(r"\d+[.)]\s|\d{1,3}(?:\.\d{1,3})+\.?\s+[A-Z]")
 """A numbered item or clause ("2.", "3)", "4.2.1 The Service", "2.5 Planned"): never joined."""
@@ -65,7 +69,9 @@ def _abbreviations(text: str) -> str:
         if at + 1 < len(text) and text[at + 1].isspace():
             word = _TRAILING_WORD.search(text, max(0, at - 7), at)
             if word is not None and word.group().lower() in ABBREVIATIONS:
-                cut.append(at)
+                follows = text[at + 1 :].lstrip()[:1]
+                if not (word.group().lower() in _ALSO_UNITS and follows.isupper()):
+                    cut.append(at)
         at = text.find(".", at + 1)
     if not cut:
         return text

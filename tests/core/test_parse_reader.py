@@ -1329,3 +1329,27 @@ def test_how_many_tokens_a_second_is_what_is_asked(catalog: Catalog) -> None:
 def test_a_space_grouped_number_before_a_comma_is_one_number(catalog: Catalog) -> None:
     read_as("GLM-5 on B300, 2M req/day. Input 2 500, output 600 tokens.", catalog,
             {"input_tokens": 2500, "output_tokens": 600})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Qwen3-32B : 30 requêtes/seconde en pointe, moyenne 10 req/s.",
+         {"requests_per_day": 864_000, "peak_to_average": 3.0}),
+        ("DeepSeek R1, 1.000 tokens de entrada, 800 de salida y 3.000 de razonamiento",
+         {"reasoning_tokens": 3000}),
+        ("Llama 3.1 8B, w szczycie 9 tys. zapytań na minutę, średnio 3 tys./min.",
+         {"requests_per_day": 3000 * 1440, "peak_to_average": 3.0}),
+    ],
+)
+def test_peaks_averages_and_reasoning_in_other_languages_are_read(
+    catalog: Catalog, text: str, expected: dict[str, float]
+) -> None:
+    got = parse(text, catalog).fields
+    assert {k: got.get(k) for k in expected} == pytest.approx(expected)
+
+
+def test_a_rate_per_min_then_a_capital_ends_its_sentence(catalog: Catalog) -> None:
+    got = parse("GLM-5: peak 9k requests per minute, average 3k/min. Input 1500, output "
+                "300 tokens.", catalog).fields
+    assert (got["requests_per_day"], got["input_tokens"]) == (3000 * 1440, 1500)
