@@ -137,7 +137,11 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
         if _NOT.match(between):
             if kind_a == kind_b != "name":
                 _retract(toks, a, b, text)  # "it's 24x, not 16"
-        elif _marked(between) and not _retracts(figures, nxt, toks, text):
+        elif (
+            _marked(between)
+            and not _retracts(figures, nxt, toks, text)
+            and not _said_earlier(toks, [k for k, _ in figures[:n]], a, second)
+        ):
             owner: int | None = a
             if kind_a != kind_b:  # "sixteen H200s, no, thirty-two"
                 owner = _owner(toks, a, kind_b, text)
@@ -270,6 +274,8 @@ def _said_over(toks: list[Tok], text: str) -> None:
         old = toks[a]
         if _kind(old) != _kind(new) or old.value == new.value or old.note or new.note:
             continue  # corrected already, or said again as it was
+        if _said_earlier(toks, figures[: n - 1], a, new):
+            continue
         if old.end > marker.start() or marker.start() - old.end > 120:
             continue
         if _SENTENCE_END.search(text, old.end, marker.start() + 1):
@@ -402,6 +408,22 @@ def _retracts(figures: list[tuple[int, str]], n: int, toks: list[Tok], text: str
         return False
     a, b = figures[n][0], figures[n + 1][0]
     return _NOT.match(text[toks[a].end : toks[b].start]) is not None
+
+
+def _said_earlier(toks: list[Tok], before: list[int], old: int, new: Tok) -> bool:
+    """Whether the figure after a correction was said before of something else ("3.5M
+    calls/day, in 500 out 100. actually - 3.5M is per WEEK"): it corrects what was said
+    of itself, not the figure ``old`` next to it (one said of the same thing is taken
+    back to: "800 out. make that 1.2k out - no, 800 was right")."""
+    unit = _unit_after(toks, old)
+    return any(
+        toks[k].type == new.type and toks[k].text == new.text and _unit_after(toks, k) != unit
+        for k in before
+    )
+
+
+def _unit_after(toks: list[Tok], k: int) -> str:
+    return toks[k + 1].type if k + 1 < len(toks) else BREAK
 
 
 def _marked(between: str) -> bool:

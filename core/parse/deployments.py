@@ -152,17 +152,19 @@ def concurrency_per_node(reading: Reading) -> None:
 
 
 _GPUS_A_NODE = re.compile(
-    r"\b(?P<n>[1-9]|1[0-6]|72)\s*gpus?\s*(?:/|per|a|each|in\s+(?:a|each))\s*"
+    r"\b(?P<n>[1-9]|1[0-6]|72)\s*(?:gpus?\s*(?:/|per|a|each|in\s+(?:a|each))|/)\s*"
     r"(?:node|box|server)\b",
     re.IGNORECASE,
 )
-"""The GPUs of one node said apart from any count: "(8 GPUs/node)", "8 GPUs per node"."""
+"""The GPUs of one node said apart from any count: "(8 GPUs/node)", "8 GPUs per node",
+"(8/node)"."""
 _N_NODES = re.compile(
-    r"(?:[,;(]|[.!?]\s|^)\s*(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
-    r"(?:nodes|boxes|servers)\s*(?=[,;.)])",
+    r"(?:[,;:(]|[.!?]\s|^)\s*(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
+    r"(?:nodes|boxes|servers)(?:\s+of\s+[\w-]+)?\s*(?=[,;.()])",
     re.IGNORECASE | re.MULTILINE,
 )
-"""A count of nodes said on its own after the node ("per 8-GPU H200 node, 2 nodes, …")."""
+"""A count of nodes said on its own after the node ("per 8-GPU H200 node, 2 nodes, …") or
+before it ("2 nodes of h200 (8/node)")."""
 _SUCH_NODES = re.compile(
     r"\b(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
     r"(?:such|of\s+(?:those|these|them))\s+(?:nodes|boxes|servers|machines)\b",

@@ -96,3 +96,17 @@ def test_a_peak_hour_volume_line_is_the_peak_of_the_daily_total(catalog: Catalog
     got = parse("Peak hour volume: 20,000 requests.\nDaily total: 240,000 requests.\n"
                 "Model: Qwen3-32B", catalog).fields
     assert (got["requests_per_day"], got["peak_to_average"]) == (240_000, pytest.approx(2.0))
+
+
+def test_nodes_said_before_their_gpus_a_node_are_counted(catalog: Catalog) -> None:
+    got = parse("Acme: 3 nodes of b200 (8/node) serving gpt-oss-120b, 32 concurrent users - "
+                "throughput?", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (24, 32)
+
+
+def test_a_correction_of_a_figure_said_earlier_leaves_the_one_beside_it(
+    catalog: Catalog,
+) -> None:
+    got = parse("Qwen3-32B, 2.1M calls/day, in 800 out 200.\n\noh wait - 2.1M is per WEEK "
+                "not per day", catalog).fields
+    assert (got["requests_per_day"], got["output_tokens"]) == (pytest.approx(300_000), 200)
