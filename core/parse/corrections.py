@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from core.parse.tokens import Tok
 
 _KINDS = {"NUM": "n", "MULT": "n", "XNUM": "n", "MONEY": "$", "PCT": "%", "PER_TIME": "per"}
-_NAMES = frozenset({"MODEL", "GPU"})
+_NAMES = frozenset({"MODEL", "GPU", "PRECISION"})
 _MARKER = re.compile(
     r"^[\s,.;:!?…—–-]*(?:(?:no|nope|sorry|oops|whoops|ugh|wait|actually|correction|edit|rather|er|uh|um"
     r"|i\s+mean|i\s+meant|make\s+(?:that|it)|scratch\s+that|it'?s|it\s+is|should\s+be"

@@ -22,6 +22,7 @@ from core.parse.combine import combine
 from core.parse.corrections import corrected
 from core.parse.keyvalue import KNOWN
 from core.parse.lexicon import BREAK, FILLER, PHRASES, Lexicon
+from core.parse.refusals import ruled_out
 from core.parse.spoken import spoken_name
 from core.parse.tables import contract_pair
 from core.parse.terminals import Tok
@@ -183,7 +184,9 @@ def scan(text: str, lexicon: Lexicon) -> Scan:
             "'mil' read as a thousand, as in Spanish and Portuguese; say 'million' if not"
         )
     lexemes = _lexemes(raws, lexicon, pairs, refused, unclear)
-    combined = corrected(combine(lexemes), text)
+    combined = combine(lexemes)
+    unclear.extend(ruled_out(combined, text))  # before corrections: "bf16, no fp8" is no "no,"
+    combined = corrected(combined, text)
     counts = [t for t in combined if t.type in ("NUM", "MULT", "XNUM", "PCT")]
     return Scan(_drop_lone(combined), pairs, refused, list(dict.fromkeys(unclear)), counts)
 

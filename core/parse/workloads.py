@@ -40,10 +40,12 @@ _CHOICE = re.compile(
     r"|\bonly\s+(?:the\s+)?(?:(?P<kind2>phase|option|scenario|workload)[ \t]+(?P<name2>[a-e1-9])\b"
     r"|\((?P<item2>[a-e]|[1-9])\))"
     r"|\b(?:(?P<kind3>phase|option|scenario|workload)[ \t]+(?P<name3>[a-e1-9])"
-    r"|\((?P<item3>[a-e]|[1-9])\))\s+(?:first|only|matters|is\s+the\s+one)\b",
+    r"|\((?P<item3>[a-e]|[1-9])\))\s+(?:first|only|matters|is\s+the\s+one)\b"
+    r"|\b(?:picked|chose|took|went\s+with|selected|signed)\s+(?-i:(?P<item5>[A-E]))(?=[\s.,;!)]|$)",
     re.IGNORECASE,
 )
-"""Which one the writer asks for: "size (a) first", "only phase 2 matters", "option B only"."""
+"""Which one the writer asks for: "size (a) first", "only phase 2 matters", "option B only",
+"they picked B" (a capital alone, of options lettered)."""
 
 
 def chosen(text: str) -> tuple[str, str | None]:
@@ -84,7 +86,7 @@ def chosen(text: str) -> tuple[str, str | None]:
 def _name(m: re.Match[str]) -> str:
     """A label's or a choice's workload, keyed alike: "a", "phase 2", "after"."""
     groups = m.groupdict()
-    for item in ("item", "item2", "item3", "item4"):
+    for item in ("item", "item2", "item3", "item4", "item5"):
         if groups.get(item):
             return str(groups[item]).lower()
     for kind, name in (("kind", "name"), ("kind2", "name2"), ("kind3", "name3")):

@@ -110,3 +110,28 @@ def test_a_correction_of_a_figure_said_earlier_leaves_the_one_beside_it(
     got = parse("Qwen3-32B, 2.1M calls/day, in 800 out 200.\n\noh wait - 2.1M is per WEEK "
                 "not per day", catalog).fields
     assert (got["requests_per_day"], got["output_tokens"]) == (pytest.approx(300_000), 200)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Qwen3-235B in bf16, they won't accept fp8, 2k in / 400 out",
+        "Qwen3-235B, bf16 please, no fp8",
+        "Qwen3-235B in bf16; fp8 is rejected by their evals",
+        "Qwen3-235B, bf16, not fp8",
+    ],
+)
+def test_a_refused_precision_is_no_choice(catalog: Catalog, text: str) -> None:
+    parsed = parse(text, catalog)
+    assert parsed.fields["precision"] == "bf16"
+    assert any("fp8 ruled out" in a for a in parsed.ambiguities)
+
+
+def test_a_refused_gpu_is_no_choice(catalog: Catalog) -> None:
+    assert parse("Llama 3.1 70B on B200, no H100s, 1M req/day", catalog).fields["gpu"] == "b200"
+
+
+def test_the_option_picked_by_its_letter_is_the_one_read(catalog: Catalog) -> None:
+    got = parse("Option A: H200 at $3.10/GPU-hr on 12 mo.\nOption B: B300 at $4.20/GPU-hr "
+                "on 36 mo.\nThey picked B. 1M req/day, Qwen3-32B", catalog).fields
+    assert (got["gpu"], got["price_per_gpu_hour"], got["term_months"]) == ("b300", 4.2, 36)

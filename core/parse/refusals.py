@@ -1,0 +1,56 @@
+"""Names ruled out: "bf16 — they won't accept fp8", "no H100s", "fp8 is rejected".
+
+A precision or a GPU said only to refuse it is no choice; read as one, it is a second
+value for the field and, said last, the one used. The refused name is dropped and the
+reply says so. "no, fp8" (a comma after the "no") is a correction, not a refusal: the
+corrections pass reads it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from core.parse.lexicon import BREAK
+
+if TYPE_CHECKING:
+    from core.parse.tokens import Tok
+
+_RULED = frozenset({"PRECISION", "GPU"})
+_REFUSED_BEFORE = re.compile(
+    r"(?:\bno|\bnot|\bnever|\bwithout|\bavoid|\bexcept|\brather\s+than|\binstead\s+of"
+    r"|\banything\s+but|\bwon'?t\s+(?:accept|take|use|do|go\s+with)"
+    r"|\b(?:can(?:no|')t|cannot|don'?t|do\s+not)\s+(?:accept|take|use|do|go\s+with)"
+    r"|\brefuses?|\brejects?|\brejected|\bruled\s+out)\s+(?:the\s+|any\s+)?$",
+    re.IGNORECASE,
+)
+_REFUSED_AFTER = re.compile(
+    r"^s?\s+(?:is|are|was|were)\s+(?:rejected|out|ruled\s+out|off\s+the\s+table|a\s+no[\s-]?go"
+    r"|not\s+(?:ok|okay|acceptable|allowed|an\s+option))\b",
+    re.IGNORECASE,
+)
+_CUES = ("no", "not", "never", "without", "avoid", "except", "rather", "instead", "but", "won")
+_CUES_AFTER = ("reject", "out", "table", "no-go", "no go", "acceptable", "allowed", "option")
+
+
+def ruled_out(toks: list[Tok], text: str) -> list[str]:
+    """Drop the precisions and GPUs ``text`` refuses (each becomes a break); say each."""
+    lower = text.lower()
+    if not any(c in lower for c in _CUES) and not any(c in lower for c in _CUES_AFTER):
+        return []  # most messages refuse nothing: substring looks decide it
+    names = [k for k, t in enumerate(toks) if t.type in _RULED]
+    if not names:
+        return []
+    notes: list[str] = []
+    for k in names:
+        t = toks[k]
+        before = _REFUSED_BEFORE.search(text, max(0, t.start - 30), t.start)
+        after = _REFUSED_AFTER.match(text[t.end : t.end + 40]) if before is None else None
+        if before is None and after is None:
+            continue
+        if sum(1 for j in names if toks[j].type == t.type) < 2:
+            continue  # the only one said: a refusal of nothing chosen ("not sure, H100?")
+        said = text[before.start() : t.end] if before else text[t.start : t.end + after.end()]
+        notes.append(f"'{' '.join(said.split())}': {t.text} ruled out, not read")
+        toks[k] = type(t)(BREAK, t.text, None, t.start, t.end)
+    return notes
