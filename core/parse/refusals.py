@@ -50,7 +50,11 @@ def ruled_out(toks: list[Tok], text: str) -> list[str]:
             continue
         if sum(1 for j in names if toks[j].type == t.type) < 2:
             continue  # the only one said: a refusal of nothing chosen ("not sure, H100?")
-        said = text[before.start() : t.end] if before else text[t.start : t.end + after.end()]
+        if before is not None:
+            said = text[before.start() : t.end]
+        else:
+            assert after is not None
+            said = text[t.start : t.end + after.end()]
         notes.append(f"'{' '.join(said.split())}': {t.text} ruled out, not read")
         toks[k] = type(t)(BREAK, t.text, None, t.start, t.end)
     return notes
