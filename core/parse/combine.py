@@ -54,6 +54,9 @@ def combine(lex: list[Tok]) -> list[Tok]:
                 out.append(made)
             i += 1
             continue
+        if kind == "OUT" and _qualifies(out, lex, i):
+            i += 1  # "OSL 1.2k visible plus 4.5k reasoning": 1.2k's own word, said again
+            continue
         if kind == "BATCH" and at(i + 1) == "NUM" and at(i + 2) == "REQUESTS":
             if out and out[-1].type == "PER_TIME" and out[-1].end < t.start:
                 out.pop()  # "the nightly batch": how often it runs, not the rate's time
@@ -501,6 +504,19 @@ def _in_out(lex: list[Tok], i: int) -> Tok | None:
     return tok
 
 
+def _qualifies(out: list[Tok], lex: list[Tok], i: int) -> bool:
+    """Whether the output word at ``lex[i]`` repeats the direction of the figure before it
+    ("OSL 1.2k visible") while the next figure is reasoning ("plus 4.5k reasoning")."""
+    if len(out) < 2 or out[-1].type != "NUM" or out[-2].type != "OUT":
+        return False
+    k = _after_fillers(lex, i + 1)
+    if k < len(lex) and lex[k].type == "NUM" and k + 1 < len(lex):
+        return lex[k + 1].type == "REASON" or (
+            lex[k + 1].text == "-" and k + 3 < len(lex) and lex[k + 3].type == "REASON"
+        )
+    return False
+
+
 def _range(lex: list[Tok], i: int) -> Tok | None:
     """``1-2k``, ``8 to 16``: the top of the range, said (capacity is sized for it)."""
     if i + 2 >= len(lex) or lex[i + 1].text.lower() not in ("-", "to"):
@@ -515,12 +531,39 @@ def _range(lex: list[Tok], i: int) -> Tok | None:
         bottom *= scale  # "1-2k" is 1,000 to 2,000
     if not 0 < bottom < high.value:
         return None
-    tok = _merge("NUM", [low, lex[i + 1], high], high.value)
+    said = _said_in_range(lex, i + 3, bottom, high.value)
+    tok = _merge("NUM", [low, lex[i + 1], high], said or high.value)
+    if said is not None:
+        tok.note = f"'{tok.text}' read as {numbers.compact(said)}, as the words after it say"
+        return tok
     tok.note = (
         f"'{tok.text}' read as {numbers.compact(high.value)}, the top of the range "
         f"(say '{numbers.compact((bottom + high.value) / 2)}' for its middle)"
     )
     return tok
+
+
+_USE_WORDS = frozenset({"use", "call", "it", "say", "assume", "plan", "take", "for", "sizing"})
+
+
+def _said_in_range(lex: list[Tok], j: int, bottom: float, top: float) -> float | None:
+    """The figure a range is given as in brackets after it ("2-3k (use 2.5k)", "4-5k
+    reasoning (call it 4.5k)"), within the range; its bracket is then read as nothing."""
+    if j < len(lex) and lex[j].type in ("REASON", "TOKENS", "OUT", "IN"):
+        j += 1  # the range's own unit before the bracket
+    if j + 3 >= len(lex) or lex[j].text != "(":
+        return None
+    k = j + 1
+    while k < len(lex) and k - j <= 3 and lex[k].text.lower() in _USE_WORDS:
+        k += 1
+    if k == j + 1 or k + 1 >= len(lex) or lex[k].type != "NUM" or lex[k + 1].text != ")":
+        return None
+    value = lex[k].value
+    if not isinstance(value, float) or not bottom <= value <= top:
+        return None
+    for m in range(j, k + 2):
+        lex[m] = Tok(BREAK, lex[m].text, None, lex[m].start, lex[m].end)
+    return value
 
 
 def _scale_of(text: str) -> float:

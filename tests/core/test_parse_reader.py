@@ -1353,3 +1353,13 @@ def test_a_rate_per_min_then_a_capital_ends_its_sentence(catalog: Catalog) -> No
     got = parse("GLM-5: peak 9k requests per minute, average 3k/min. Input 1500, output "
                 "300 tokens.", catalog).fields
     assert (got["requests_per_day"], got["input_tokens"]) == (3000 * 1440, 1500)
+
+
+def test_a_range_given_as_a_figure_in_brackets_takes_that_figure(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B: ISL 1-2k (use 1.5k), OSL 200-400 (call it 300).", catalog).fields
+    assert (got["input_tokens"], got["output_tokens"]) == (1500, 300)
+
+
+def test_visible_output_plus_reasoning_is_said_apart(catalog: Catalog) -> None:
+    got = parse("DeepSeek R1: OSL ~900 visible plus 3k reasoning, 20k req/day", catalog).fields
+    assert (got["output_tokens"], got["reasoning_tokens"]) == (900, 3000)
