@@ -327,7 +327,8 @@ _TODAY = re.compile(
     r"\b(?:today|currently|current(?:ly)?|self[\s-]hosted|existing|we\s+run|they\s+run|abhi"
     r"|aktuell|derzeit|actuellement|atualmente|actualmente|attualmente|obecnie|momenteel"
     r"|running|runs|now|at\s+the\s+moment|move\s+off|off\s+of|replace|bill\s+is|bench"
-    r"|benchmark(?:ed)?|tested|their\s+own|our\s+own|(?:switching|moving|migrating)\s+from)\b"
+    r"|benchmark(?:ed)?|tested|their\s+own|our\s+own"
+    r"|(?:switching|moving|migrating|migrate)\s+(?:from|off|away\s+from))\b"
     r"|\butil(?:i[sz]ation)?\s*\(\s*$",  # a dashboard's "gpu util (A100) .... 71%"
     re.IGNORECASE,
 )
@@ -382,7 +383,7 @@ def counted_today(reading: Reading) -> None:
 
 
 _TODAY_AFTER = re.compile(
-    r"(?:\d+\s*[x×]\s*)?[\w.-]+s?\s*[,;]?\s*(?:today|now|currently|at\s+the\s+moment)\b", re.I
+    r"(?:\d+\s*(?:[x×]\s*)?)?[\w.-]+s?\s*[,;]?\s*(?:today|now|currently|at\s+the\s+moment)\b", re.I
 )
 """A GPU named, then "today" or "now": what they run, said after the name."""
 

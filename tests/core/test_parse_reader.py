@@ -1363,3 +1363,15 @@ def test_a_range_given_as_a_figure_in_brackets_takes_that_figure(catalog: Catalo
 def test_visible_output_plus_reasoning_is_said_apart(catalog: Catalog) -> None:
     got = parse("DeepSeek R1: OSL ~900 visible plus 3k reasoning, 20k req/day", catalog).fields
     assert (got["output_tokens"], got["reasoning_tokens"]) == (900, 3000)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "they have 16 h100 today, want to move to b200 for llama 3.1 70b, 2M req/day",
+        "llama 3.1 70b, migrating off A100s (they run 32 of them). Moving to B200. 2M req/day",
+    ],
+)
+def test_the_gpus_they_leave_are_not_the_deployment(catalog: Catalog, text: str) -> None:
+    got = parse(text, catalog).fields
+    assert (got["gpu"], tuple(got["gpus"])) == ("b200", ("b200",))
