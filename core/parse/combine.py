@@ -71,6 +71,11 @@ def combine(lex: list[Tok]) -> list[Tok]:
             out.append(Tok(BREAK, t.text, None, t.start, t.end))
             i += 1
             continue
+        if kind == "NUM" and isinstance(t.value, float) and t.value > 0:
+            mean = _said_in_brackets(lex, i + 1, 0.0, t.value, averages=True)
+            if mean is not None:  # "output up to 800 tokens (mean 350)": the mean is sized
+                t = lex[i] = Tok(t.type, t.text, mean, t.start, t.end)
+                t.note = f"'{t.text}' is the most: its mean, {numbers.compact(mean)}, read"
         if kind == "NUM" and at(i + 1) in (BREAK, FILLER):
             k = _counted_noun(lex, i + 1)
             if k is not None:  # "4.3M classification calls a day": the count's own noun
@@ -531,7 +536,7 @@ def _range(lex: list[Tok], i: int) -> Tok | None:
         bottom *= scale  # "1-2k" is 1,000 to 2,000
     if not 0 < bottom < high.value:
         return None
-    said = _said_in_range(lex, i + 3, bottom, high.value)
+    said = _said_in_brackets(lex, i + 3, bottom, high.value)
     tok = _merge("NUM", [low, lex[i + 1], high], said or high.value)
     if said is not None:
         tok.note = f"'{tok.text}' read as {numbers.compact(said)}, as the words after it say"
@@ -544,24 +549,35 @@ def _range(lex: list[Tok], i: int) -> Tok | None:
 
 
 _USE_WORDS = frozenset({"use", "call", "it", "say", "assume", "plan", "take", "for", "sizing"})
+_MEAN_WORDS = frozenset({"mean", "avg", "average", "typical", "typically", "usually"})
 
 
-def _said_in_range(lex: list[Tok], j: int, bottom: float, top: float) -> float | None:
-    """The figure a range is given as in brackets after it ("2-3k (use 2.5k)", "4-5k
-    reasoning (call it 4.5k)"), within the range; its bracket is then read as nothing."""
+def _said_in_brackets(
+    lex: list[Tok], j: int, bottom: float, top: float, *, averages: bool = False
+) -> float | None:
+    """The figure a range or a maximum is given as right after it: "2-3k (use 2.5k)", "4-5k
+    reasoning (call it 4.5k)", "80-120 tokens, call it 100", or with ``averages`` "up to
+    800 tokens (mean 350)"; within [bottom, top]. The words that said it then read as
+    nothing."""
     if j < len(lex) and lex[j].type in ("REASON", "TOKENS", "OUT", "IN"):
-        j += 1  # the range's own unit before the bracket
-    if j + 3 >= len(lex) or lex[j].text != "(":
+        j += 1  # the figure's own unit before the bracket
+    if j + 2 >= len(lex) or lex[j].text not in ("(", ","):
         return None
+    words = _MEAN_WORDS if averages else _USE_WORDS
     k = j + 1
-    while k < len(lex) and k - j <= 3 and lex[k].text.lower() in _USE_WORDS:
+    while k < len(lex) and k - j <= 3 and lex[k].text.lower() in words:
         k += 1
-    if k == j + 1 or k + 1 >= len(lex) or lex[k].type != "NUM" or lex[k + 1].text != ")":
+    if k == j + 1 or k >= len(lex) or lex[k].type != "NUM":
         return None
+    closed = k + 1 < len(lex) and lex[k + 1].text == ")"
+    if lex[j].text == "(" and not closed:
+        return None
+    if lex[j].text == "," and (averages or (k + 1 < len(lex) and lex[k + 1].type != BREAK)):
+        return None  # "80-120 tokens, call it 100." but never ", mean 350 requests"
     value = lex[k].value
-    if not isinstance(value, float) or not bottom <= value <= top:
+    if not isinstance(value, float) or not bottom <= value <= top or value == top:
         return None
-    for m in range(j, k + 2):
+    for m in range(j, k + 2 if closed else k + 1):
         lex[m] = Tok(BREAK, lex[m].text, None, lex[m].start, lex[m].end)
     return value
 

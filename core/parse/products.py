@@ -138,6 +138,42 @@ class Factor:
     said: str
 
 
+_LABEL_FIRST = re.compile(
+    r"^(?P<lead>[ \t>*•-]*)(?P<label>[A-Za-z][A-Za-z /-]{2,60}?)[ \t]*(?::[ \t]*|[ \t])"
+    r"(?P<n>~?\d[\d,]*(?:\.\d+)?[ \t]?[kKmM]?)[ \t]*\.?[ \t]*$",
+    re.MULTILINE,
+)
+_COUNTED = frozenset(
+    {"sessions", "conversations", "convos", "users", "staff", "employees", "seats", "agents"}
+    | {"tickets", "documents", "docs", "chats", "visits", "turns", "calls", "messages", "runs"}
+)
+"""A label's last word that makes its figure a population or a frequency."""
+_NOT_LABELS = frozenset(
+    {"tokens", "token", "input", "output", "prompt", "completion", "price", "cost", "ttft"}
+    | {"tpot", "latency", "gpu", "gpus", "term", "context", "batch", "concurrency", "growth"}
+    | {"utilization", "peak", "budget", "length", "size", "len", "tok", "toks", "tps", "speed"}
+    | {"min", "max", "minimum", "maximum"}
+)
+
+
+def counts_first(text: str) -> str:
+    """A form's or a table's counts said with their figure first: "Daily sessions 20,000"
+    and "Turns per session: 3" read as "20,000 Daily sessions" and "3 Turns per session",
+    the way a population and its frequencies are said in prose."""
+    if "\n" not in text:
+        return text
+
+    def swapped(m: re.Match[str]) -> str:
+        words = m["label"].lower().replace("/", " ").split()
+        if not words or any(w in _NOT_LABELS for w in words):
+            return m.group()
+        if "per" not in words and words[-1] not in _COUNTED:
+            return m.group()
+        return f"{m['lead']}{m['n'].strip()} {m['label'].strip()}."
+
+    return _LABEL_FIRST.sub(swapped, text)
+
+
 def multiply(reading: Reading, counts: list[Tok]) -> None:
     """Set ``requests_per_day`` from a population and its frequencies, when both are said."""
     text = reading.text
@@ -224,6 +260,10 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     reading.match = None
     said = "' × '".join(f.said for f in chain)
     reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", said)
+    firsts = tuple(f"'{f.said.split()[0]} " for f in chain)
+    reading.ambiguities[:] = [  # "'150,000 daily': tokens or requests?" asked of a factor
+        a for a in reading.ambiguities if not ("tokens or requests?" in a and a.startswith(firsts))
+    ]
     for note in restated:
         reading.assume(note)
 
@@ -267,7 +307,7 @@ def _plural_at(nouns: list[str], head: list[str]) -> int | None:
     for k, noun in enumerate(nouns):
         if _ACRONYMS.match(head[k]):
             return k
-        if noun.endswith("s") and len(noun) >= 4 and noun not in _NOT_COUNTS:
+        if (noun.endswith("s") and len(noun) >= 4 and noun not in _NOT_COUNTS) or noun == "staff":
             return k
         if noun in _NOT_COUNTS or not noun.isalpha():
             return None

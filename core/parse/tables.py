@@ -230,7 +230,9 @@ _NAME_COLUMNS = frozenset(
 _ID_COLUMNS = frozenset({"id", "reqid", "ref", "#", "no", "requirementid", "section"})
 """A first column of ids before the column of names ("| Req ID | Requirement | Value |"):
 an id is no figure."""
-_VALUES = frozenset({"value", "values", "amount", "figure", "number", "qty", "quantity"})
+_VALUES = frozenset(
+    {"value", "values", "amount", "figure", "number", "qty", "quantity", "target", "targets"}
+)
 """A column of figures beside the column naming them; a bill of materials' quantity too
 ("| Item | Qty |", then "| B300 GPUs | 32 |")."""
 _GPU_ITEM = re.compile(r"\bgpus?\b", re.IGNORECASE)

@@ -481,3 +481,29 @@ def test_a_forms_daily_total_is_the_day_of_requests(catalog: Catalog) -> None:
     got = parse("Model: Llama 3.1 8B\nDaily total: 90,000 requests\nAvg input 700 tokens / "
                 "avg output 150 tokens", catalog).fields
     assert got["requests_per_day"] == 90_000
+
+
+def test_a_tables_population_and_frequency_rows_multiply(catalog: Catalog) -> None:
+    parsed = parse("| Metric | Target |\n|---|---|\n| Model | Qwen3-32B |\n| Daily sessions | "
+                   "12,000 |\n| Turns per session | 5 |\n| TPOT p95 | 50 ms |", catalog)
+    assert parsed.fields["requests_per_day"] == 60_000
+    assert parsed.fields["min_per_user_tokens_per_s"] == 20
+    assert not any("tokens or requests" in a for a in parsed.ambiguities)
+
+
+def test_a_forms_people_and_requests_per_person_multiply(catalog: Catalog) -> None:
+    got = parse("Model: Llama 3.1 8B\nUsers: 2,500 staff\nRequests per user per day: 12\n"
+                "Avg input tokens: 600", catalog).fields
+    assert got["requests_per_day"] == 30_000
+
+
+def test_a_maximum_with_its_mean_in_brackets_reads_the_mean(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B: input 1,000 tokens; output up to 900 tokens (mean 300).",
+                catalog).fields
+    assert got["output_tokens"] == 300
+
+
+def test_a_range_then_call_it_takes_the_figure_called(catalog: Catalog) -> None:
+    got = parse("Mixtral 8x7B: outputs are 60-140 tokens, call it 100. Inputs ~500.",
+                catalog).fields
+    assert (got["output_tokens"], got["input_tokens"]) == (100, 500)
