@@ -275,7 +275,17 @@ def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
         if want is None and any(values.get(k) is not None for k in LEASE_TERMS):
             return "traffic"  # a deal's price and term with no batch: a sizing asking its volume
         return want or "scenario"  # "Llama 70B on H200": the smallest count that holds it, said
+    if values.get("model") is not None and want is None and _SIZING_ASKED.search(reading.text):
+        return "traffic"  # "self-host Llama 70B, traffic is 'low millions', a ballpark?"
     return "unknown"  # GPUs alone ("what about GB300?", "4 nodes of B200") are no deployment
+
+
+_SIZING_ASKED = re.compile(
+    r"\b(?:self[\s-]?host(?:ed|ing)?|ballpark|how\s+many\s+gpus|size\s+(?:it|this|them)"
+    r"|(?:requests|queries|calls)\s+(?:a|per)\s+day|traffic\s+is|beat\s+(?:it|the|our|their))\b",
+    re.IGNORECASE,
+)
+"""A model with no GPU or figure, named in a sizing ask: a traffic short of its volume."""
 
 
 def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], list[str]]:

@@ -1375,3 +1375,18 @@ def test_visible_output_plus_reasoning_is_said_apart(catalog: Catalog) -> None:
 def test_the_gpus_they_leave_are_not_the_deployment(catalog: Catalog, text: str) -> None:
     got = parse(text, catalog).fields
     assert (got["gpu"], tuple(got["gpus"])) == ("b200", ("b200",))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "They want to self-host something like Qwen3 32B, traffic is 'a few hundred k' a day",
+        "Our OpenAI bill was $30k last month; would GLM-5 self-hosted beat it?",
+    ],
+)
+def test_a_model_named_in_a_sizing_ask_is_a_traffic(catalog: Catalog, text: str) -> None:
+    assert parse(text, catalog).kind == "traffic"
+
+
+def test_a_sizing_called_off_is_no_traffic(catalog: Catalog) -> None:
+    assert parse("never mind the Qwen3 32B sizing, they pulled out", catalog).kind == "unknown"
