@@ -40,9 +40,18 @@ def _blank_short(text: str) -> str:
             at = text.find(word, at + 4)
     return "".join(chars) if chars is not None else text
 _AS_OF = re.compile(
-    r"\b(?:as[\s-]+of|effective|dated|valid\s+from|au|stand|zum)\s*:?\s*$", re.IGNORECASE
+    r"\b(?:as[\s-]+of|effective|dated|valid\s+(?:from|on|at|as\s+of)|au|stand|zum"
+    r"|geldig\s+(?:op|vanaf|per)|gültig\s+(?:ab|am)|valable\s+(?:au|le|à\s+partir\s+du)"
+    r"|v[aá]lid[oa]s?\s+(?:a\s+partir\s+de|desde|al|em)|vigentes?\s+(?:al|desde))\s*:?\s*$",
+    re.IGNORECASE,
 )
-"""Before an "as of" date, in English, French ("prix au") and German ("Stand", "zum")."""
+"""Before an "as of" date, in English, French ("prix au"), German ("Stand", "zum",
+"gültig ab"), Dutch ("geldig op"), Spanish and Portuguese ("válido desde")."""
+_PRICES_DATED = re.compile(
+    r"^\s*(?:rate[\s-]+card|price[\s-]+(?:list|book|sheet)|pricing|list\s+prices?)\b",
+    re.IGNORECASE,
+)
+"""After a date, the prices it dates: "the 2026-04-01 rate card"."""
 _AS_OF_THEN = re.compile(
     r"^[^.;!?\n]*\b(?:(?:prices?|pricing|rates?)\s+(?:as\s+of|from|at)\s+(?:then|that\s+date)"
     r"|as\s+of\s+(?:then|that\s+date))\b",
@@ -71,7 +80,9 @@ def dates(text: str) -> tuple[str, list[tuple[dt.date, str]]]:
         day = _date(m)
         after = text[m.end() : m.end() + 60]
         if day is not None and (
-            _AS_OF.search(text[max(0, m.start() - 24) : m.start()]) or _AS_OF_THEN.search(after)
+            _AS_OF.search(text[max(0, m.start() - 24) : m.start()])
+            or _AS_OF_THEN.search(after)
+            or _PRICES_DATED.match(after)
         ):
             found.append((day, m.group()))
         return " " * len(m.group())

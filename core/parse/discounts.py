@@ -33,13 +33,24 @@ _PRICE_IT_DISCOUNTED = re.compile(
 _API_NEAR = re.compile(r"\b(?:api|per\s+million|/m\b|per\s+1m)", re.IGNORECASE)
 
 
+def _with_term(text: str, at: int, term: object) -> re.Match[str] | None:
+    """The discount said with the price at ``at``: of several ("10% off for 24 months or
+    15% off for 36"), the one said with the term taken."""
+    offered = list(_DISCOUNT.finditer(text, at, at + 300))
+    if len(offered) > 1 and isinstance(term, int):
+        for found in offered:
+            if re.match(rf"\s*(?:for|on|at|with)\s+(?:a\s+|the\s+)?{term}\b", text[found.end() :]):
+                return found
+    return offered[0] if offered else None
+
+
 def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]:
     """Apply a discount said after the lease price ``said``; the notes say what was done."""
     price = fields.get("price_per_gpu_hour")
     if price is None or said is None or "%" not in text:
         return []
     at = text.find(said.split()[0]) if said else -1
-    found = _DISCOUNT.search(text, max(0, at), max(0, at) + 300)  # said with the price
+    found = _with_term(text, max(0, at), fields.get("term_months"))
     lower = text.lower()
     asked = "discount" in lower or " net" in lower
     before = found is None and at > 0 and asked and _PRICE_IT_DISCOUNTED.search(text) is not None

@@ -135,3 +135,18 @@ def test_the_option_picked_by_its_letter_is_the_one_read(catalog: Catalog) -> No
     got = parse("Option A: H200 at $3.10/GPU-hr on 12 mo.\nOption B: B300 at $4.20/GPU-hr "
                 "on 36 mo.\nThey picked B. 1M req/day, Qwen3-32B", catalog).fields
     assert (got["gpu"], got["price_per_gpu_hour"], got["term_months"]) == ("b300", 4.2, 36)
+
+
+def test_the_discount_said_with_the_term_taken_is_applied(catalog: Catalog) -> None:
+    got = parse("List on H200 is $3.00/GPU-hr. We offered 5% off for 12 months or 20% off for "
+                "36. They took the 36-month option. 16 GPUs, Llama 3.1 70B", catalog).fields
+    assert (got["term_months"], got["price_per_gpu_hour"]) == (36, pytest.approx(2.40))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Quote from the 2026-03-01 rate card: 8x H200, Llama 3.1 70B, batch 32",
+     "graag een offerte, prijslijst geldig op 01.03.2026: 8x H200, Llama 3.1 70B, batch 32"],
+)
+def test_a_rate_cards_date_is_the_as_of_date(catalog: Catalog, text: str) -> None:
+    assert str(parse(text, catalog).fields["as_of"]) == "2026-03-01"
