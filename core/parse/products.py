@@ -74,6 +74,7 @@ _PEOPLE = frozenset(
 _EACH_BEFORE = re.compile(
     r"(?:\beach(?:\s+one|\s+[a-z]+(?=\s+is\b))?|\bevery\s+[a-z]+(?=\s+is\b)|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
     r"|\b(?:an?|each|every)\s+[a-z]+\s+(?:fans\s+out\s+(?:in)?to|spawns|kicks\s+off|triggers|makes"
+    r"|making|triggering|issuing|sending|generating|running"
     r"|(?:gets\s+|is\s+|are\s+)?(?:split|broken|divided|chunked)\s+into)"
     r"|\beach\s+(?:split|broken|divided)\s+into"
     r"|\b(?:one|an?|each|every|per)\s+(?:active\s+|daily\s+|typical\s+)?"
@@ -154,6 +155,25 @@ _NOT_LABELS = frozenset(
     | {"utilization", "peak", "budget", "length", "size", "len", "tok", "toks", "tps", "speed"}
     | {"min", "max", "minimum", "maximum"}
 )
+
+
+_CALL = r"(?:\d{1,3}|one|two|three|four|five|six)\s+(?:[a-z-]+\s+){0,2}?(?:calls?|requests?|turns?)"
+_CALLS_ADDED = re.compile(rf"\b{_CALL}(?:\s*(?:\+|plus)\s*{_CALL})+\b", re.IGNORECASE)
+_WORD_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def calls_added(text: str) -> str:
+    """A member's calls said as a sum ("each task = 1 planner call + 6 tool calls + 1
+    summary call") written as their total ("8 calls"), one frequency of the member."""
+    if "+" not in text and "plus" not in text:
+        return text
+
+    def total(m: re.Match[str]) -> str:
+        counts = re.findall(r"\b(\d{1,3}|one|two|three|four|five|six)\s", m.group(), re.I)
+        n = sum(_WORD_COUNTS.get(c.lower()) or int(c) for c in counts)
+        return f"{n} calls ({' '.join(m.group().split())})"
+
+    return _CALLS_ADDED.sub(total, text)
 
 
 def counts_first(text: str) -> str:
@@ -438,6 +458,14 @@ _EACH_MAKES = re.compile(
     r"|roughly\s+|~\s*)?$",
     re.IGNORECASE,
 )
+_EACH_OF_THE = re.compile(
+    r"\beach\s+of\s+(?:the|our|their|its|these|those)\s+(?P<n>\d[\d,]*)\s+(?:[a-z-]+\s+){1,3}?"
+    r"(?:generates|produces|does|makes|sends|fires|issues|submits|triggers|handles|sees|runs)"
+    r"\s+(?:about\s+|around\s+|roughly\s+|~\s*)?$",
+    re.IGNORECASE,
+)
+_EACH_AFTER = re.compile(r"\s*(?:each|apiece)\b", re.IGNORECASE)
+"""Said after a rate, of the members before it: "3 apps at ~200k req/day each"."""
 _EACH_ONES = (("output_tokens_per_day", "output tokens/day"), ("requests_per_day", "requests/day"))
 _MEMBERS_WITHIN = 120
 """How far before "each makes" its members are looked for: the same sentence or so."""
@@ -455,9 +483,7 @@ def each_ones_volume(reading: Reading, counts: list[Tok]) -> None:
             continue
         if name == "output_tokens_per_day" and "tok" not in said.lower():
             continue
-        if not _EACH_MAKES.search(reading.text, max(0, at - 40), at):
-            continue
-        people = _members_before(reading, counts, at)
+        people = _members_of(reading, counts, at, said)
         if people is None:
             continue
         total = value * people.value
@@ -466,6 +492,21 @@ def each_ones_volume(reading: Reading, counts: list[Tok]) -> None:
         reading.understood.append(
             f"{compact(total)} {unit} ← '{people.said}' × '{said}' (each one's)"
         )
+
+
+def _members_of(reading: Reading, counts: list[Tok], at: int, said: str) -> Factor | None:
+    """The members a rate said at ``at`` is each one's: "Each of the 40 branch sites
+    generates about 600 requests", "250 agents …, each makes one call", "3 apps at ~200k
+    req/day each"; or None."""
+    of_the = _EACH_OF_THE.search(reading.text, max(0, at - 80), at)
+    if of_the is not None:
+        count = numbers.digits(of_the["n"])
+        words = " ".join(of_the.group().split())
+        return Factor(count, "members", None, None, words) if count and count >= 2 else None
+    each = _EACH_MAKES.search(reading.text, max(0, at - 40), at)
+    if each is None and _EACH_AFTER.match(reading.text, at + len(said)) is None:
+        return None
+    return _members_before(reading, counts, at)
 
 
 def _members_before(reading: Reading, counts: list[Tok], at: int) -> Factor | None:

@@ -39,7 +39,7 @@ from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import compact
 from core.parse.options import deal_price, taken
 from core.parse.plausible import implausible
-from core.parse.products import counts_first, each_ones_volume, multiply
+from core.parse.products import calls_added, counts_first, each_ones_volume, multiply
 from core.parse.reasoning import split_reasoning, tokens_of
 from core.parse.references import blank_references
 from core.parse.rows import one_models_lines
@@ -114,7 +114,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
         plain = plain.replace("R$", "BRL")  # Brazil's reais, not dollars; said as a currency
     whole = plain
     plain, workload = chosen(plain)
-    prose = counts_first(as_sentences(plain))  # the words a table's row gives its figure
+    prose = calls_added(counts_first(as_sentences(plain)))  # a table's rows as prose
     tokens = scan(prose, lexicon_for(catalog))
     one = one_models_lines(prose, tokens.toks) if "\n" in prose else None
     if one is not None:  # "only the gpt-oss line moves": the other models' lines are blanked

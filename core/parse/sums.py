@@ -65,14 +65,40 @@ def add_up(reading: Reading) -> None:
             continue  # the same figure twice is one volume, unless parts are counted out
         if _peak_or_average_among(reading, [m for _, m in said]):
             continue  # "each ~250 req/s at its own peak … global average 600 req/s"
-        values = [v for v, _ in said]
+        members = [_members(reading, m) for _, m in said]
+        values = [v * n for (v, _), n in zip(said, members, strict=True)]
+        shown = [
+            f"{n} × {compact(v)}" if n > 1 else compact(v)
+            for (v, _), n in zip(said, members, strict=True)
+        ]
         if len(values) > 2 and abs(sum(values[:-1]) - values[-1]) <= values[-1] / 100:
-            values = values[:-1]  # "2.5M interactive + 500k of evals = 3M/day total"
+            values, shown = values[:-1], shown[:-1]  # "2.5M chat + 500k evals = 3M/day total"
         total = sum(values)
         reading.values[name] = total
         reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
-        parts = " + ".join(compact(v) for v in values)
+        parts = " + ".join(shown)
         reading.understood.append(f"{compact(total)} {unit} in all: {parts}")
+
+
+_EACH = re.compile(r"\s*(?:each|apiece)\b", re.IGNORECASE)
+_MEMBERS = re.compile(
+    r"\b(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(?:[a-z-]+\s+)?"
+    r"[a-z]{3,}s\s+(?:at|doing|with|running|of)?\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
+    re.IGNORECASE,
+)
+_SMALL = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+_SMALL |= {"nine": 9, "ten": 10, "twelve": 12}
+
+
+def _members(reading: Reading, m: Match | None) -> int:
+    """How many members a part is said of, each ("3 apps at ~200k req/day each"), else 1."""
+    if m is None or not _EACH.match(reading.text, m.toks[-1].end):
+        return 1
+    found = _MEMBERS.search(reading.text, max(0, m.toks[0].start - 40), m.toks[0].start)
+    if found is None:
+        return 1
+    n = found["n"].lower()
+    return _SMALL.get(n) or int(n)
 
 
 def _peak_or_average_among(reading: Reading, facts: list[Match | None]) -> bool:

@@ -150,3 +150,28 @@ def test_the_discount_said_with_the_term_taken_is_applied(catalog: Catalog) -> N
 )
 def test_a_rate_cards_date_is_the_as_of_date(catalog: Catalog, text: str) -> None:
     assert str(parse(text, catalog).fields["as_of"]) == "2026-03-01"
+
+
+def test_members_at_a_rate_each_count_in_a_sum(catalog: Catalog) -> None:
+    parsed = parse("4 tenants at ~50k req/day each, plus an eval job doing 30k/day. Qwen3-32B, "
+                   "1k in / 200 out", catalog)
+    assert parsed.fields["requests_per_day"] == 230_000
+    assert any("4 × 50k + 30k" in u for u in parsed.understood)
+
+
+def test_each_of_the_members_at_a_rate(catalog: Catalog) -> None:
+    got = parse("Each of the 25 stores generates about 300 requests per hour, around the clock. "
+                "Llama 3.1 8B, 500 in / 80 out", catalog).fields
+    assert got["requests_per_day"] == 25 * 300 * 24
+
+
+def test_each_session_making_calls_multiplies(catalog: Catalog) -> None:
+    got = parse("about 1,500 agent sessions a day, each session making roughly 20 LLM calls; "
+                "4k in / 300 out, GLM-5", catalog).fields
+    assert got["requests_per_day"] == 30_000
+
+
+def test_a_members_calls_said_as_a_sum_are_added(catalog: Catalog) -> None:
+    got = parse("2,000 jobs/day; each job = 1 plan call + 4 tool calls + 1 review call. "
+                "3k in / 200 out, Kimi K2", catalog).fields
+    assert got["requests_per_day"] == 12_000
