@@ -148,19 +148,14 @@ def combine(lex: list[Tok]) -> list[Tok]:
             if k > i + 1 and at(k) == "OUT":  # "~700 in the final answer": its output
                 i += 1
                 continue
-        slashed = 1 if i + 2 < n and lex[i + 2].text == "/" else 0
-        if (
-            kind == "INS"
-            and at(i + 1) == "NUM"
-            and at(i + 2 + slashed) in ("OUTS", "OUT")
-            and at(i + 3 + slashed) == "NUM"
-        ):  # "in 8k out 1k", "in 600 / out 150"
-            said = lex[i + 2 + slashed]
+        then = _in_then_out(lex, i) if kind == "INS" and at(i + 1) == "NUM" else None
+        if then is not None:  # "in 8k out 1k", "in 600 / out 150", "In 2.000 tokens, out 300"
+            said = lex[then]
             out.append(Tok("IN", t.text, None, t.start, t.end))
             out.append(lex[i + 1])
             out.append(Tok("OUT", said.text, None, said.start, said.end))
-            out.append(lex[i + 3 + slashed])
-            i += 4 + slashed
+            out.append(lex[then + 1])
+            i = then + 2
             continue
         if kind == "TTFT":
             k = _after_fillers(lex, i + 1)
@@ -507,6 +502,19 @@ def _in_out(lex: list[Tok], i: int) -> Tok | None:
     tok = _merge("INOUT", [a, slash, b], f"{a.value:.0f}/{b.value:.0f}")
     tok.note = f"'{tok.text}' read as input/output tokens of a request"
     return tok
+
+
+def _in_then_out(lex: list[Tok], i: int) -> int | None:
+    """Where the "out" of "in <n> … out <m>" is, when ``lex[i]`` is its "in": the two said
+    one after the other, a "tokens", a slash, a comma or an "and" between them."""
+    k = i + 2
+    if k < len(lex) and lex[k].type == "TOKENS":
+        k += 1
+    if k < len(lex) and lex[k].text.lower() in ("/", ",", ";", "and"):
+        k += 1
+    if k + 1 < len(lex) and lex[k].type in ("OUTS", "OUT") and lex[k + 1].type == "NUM":
+        return k
+    return None
 
 
 def _qualifies(out: list[Tok], lex: list[Tok], i: int) -> bool:

@@ -256,7 +256,8 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
             _tokens(r, m, value, unit, said, "output")
             return
         before = [k for k in ("output_tokens_per_day", "requests_per_day") if k in r.values]
-        if len(before) == 1 and value >= ELLIPTIC_MIN:  # "150M output tokens/day … 400M/day"
+        alike = bool(before) and _same_time(r.sources.get(before[0]), said)
+        if len(before) == 1 and (value >= ELLIPTIC_MIN or alike):  # "150M out/day … 400M/day"
             kind = "output tokens" if before[0] == "output_tokens_per_day" else "requests"
             r.assume(f"'{said}' read as {kind}, like the volume said before it")
             if kind == "requests":
@@ -273,6 +274,18 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
     if direction == "input" and not _has(m.toks, "IN"):
         direction = None  # "2B tokens in a day": "in" is not input here
     _tokens(r, m, value, unit, said, direction)
+
+
+_TIME_SAID = re.compile(r"(?:/|\bper\s+|\ba\s+)\s*(?P<t>[a-z]+)\s*$", re.IGNORECASE)
+
+
+def _same_time(volume_said: str | None, said: str) -> bool:
+    """Whether a bare rate is said over the very time the volume before it was ("600
+    req/min … 600/min is the peak, average ~200/min"): the same count, its unit elided."""
+    if volume_said is None:
+        return False
+    a, b = _TIME_SAID.search(volume_said), _TIME_SAID.search(said)
+    return a is not None and b is not None and a["t"].lower() == b["t"].lower()
 
 
 def _tokens(

@@ -454,7 +454,9 @@ def _replace(reading: Reading, said: str) -> None:
 
 _EACH_MAKES = re.compile(
     r"\beach(?:\s+one|\s+of\s+them)?\s+(?:generates|produces|uses|consumes|burns|outputs"
-    r"|does|needs|makes|sends|fires|issues|submits|triggers)\s+(?:about\s+|around\s+"
+    r"|does|needs|makes|sends|fires|issues|submits|triggers|generating|producing|using"
+    r"|consuming|burning|doing|needing|making|sending|firing|issuing|submitting|triggering)"
+    r"\s+(?:about\s+|around\s+"
     r"|roughly\s+|~\s*)?$",
     re.IGNORECASE,
 )

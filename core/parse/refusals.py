@@ -26,11 +26,11 @@ _REFUSED_BEFORE = re.compile(
 )
 _REFUSED_AFTER = re.compile(
     r"^s?\s+(?:is|are|was|were)\s+(?:rejected|out|ruled\s+out|off\s+the\s+table|a\s+no[\s-]?go"
-    r"|not\s+(?:ok|okay|acceptable|allowed|an\s+option))\b",
+    r"|not\s+(?:ok|okay|acceptable|allowed|an\s+option|possible|available|feasible|an?\s+fit))\b",
     re.IGNORECASE,
 )
 _CUES = ("no", "not", "never", "without", "avoid", "except", "rather", "instead", "but", "won")
-_CUES_AFTER = ("reject", "out", "table", "no-go", "no go", "acceptable", "allowed", "option")
+_CUES_AFTER = ("reject", "out", "table", "no-go", "no go", "not ")
 
 
 def ruled_out(toks: list[Tok], text: str) -> list[str]:

@@ -175,3 +175,28 @@ def test_a_members_calls_said_as_a_sum_are_added(catalog: Catalog) -> None:
     got = parse("2,000 jobs/day; each job = 1 plan call + 4 tool calls + 1 review call. "
                 "3k in / 200 out, Kimi K2", catalog).fields
     assert got["requests_per_day"] == 12_000
+
+
+def test_a_bare_rate_over_the_same_time_as_the_volume_is_that_volume(catalog: Catalog) -> None:
+    got = parse("GLM-5, 900 req/min, 1k in, 200 out. no wait, 900/min is the peak — average "
+                "is ~300/min.", catalog).fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (300 * 1440, pytest.approx(3))
+
+
+@pytest.mark.parametrize(
+    "text", ["Qwen3-32B. In 1.500 tokens, out 250 tokens.", "Qwen3-32B, in 1500 tokens and out 250"]
+)
+def test_in_then_out_with_tokens_between_is_a_pair(catalog: Catalog, text: str) -> None:
+    got = parse(text, catalog).fields
+    assert (got["input_tokens"], got["output_tokens"]) == (1500, 250)
+
+
+def test_members_each_generating_a_volume_multiply(catalog: Catalog) -> None:
+    got = parse("30 tenants, each generating ~2M output tokens/day. GLM-5 on B200",
+                catalog).fields
+    assert got["output_tokens_per_day"] == 60_000_000
+
+
+def test_a_gpu_said_not_possible_is_no_choice(catalog: Catalog) -> None:
+    got = parse("GLM-5, 1M req/day. H100 is not possible for them, we need B200.", catalog).fields
+    assert got["gpu"] == "b200"
