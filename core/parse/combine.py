@@ -54,6 +54,22 @@ def combine(lex: list[Tok]) -> list[Tok]:
                 out.append(made)
             i += 1
             continue
+        if (
+            kind == "NUM"
+            and at(i + 1) == BREAK
+            and lex[i + 1].text.lower() in _NOT_TOKENS
+            and out
+            and out[-1].type in ("OUT", "IN")
+        ):  # "Responses shall not exceed 40 pages": pages, not output tokens
+            out.append(Tok(BREAK, t.text, None, t.start, t.end))
+            i += 1
+            continue
+        if kind in ("AVG", "GPUWORD") and at(i + 1) == "UTIL":
+            i += 1  # "planned average utilization", "60% average GPU utilization": one target
+            continue
+        if kind == "AVG" and at(i + 1) == "GPUWORD" and at(i + 2) == "UTIL":
+            i += 1
+            continue
         if kind == "OUT" and _qualifies(out, lex, i):
             i += 1  # "OSL 1.2k visible plus 4.5k reasoning": 1.2k's own word, said again
             continue
@@ -502,6 +518,13 @@ def _in_out(lex: list[Tok], i: int) -> Tok | None:
     tok = _merge("INOUT", [a, slash, b], f"{a.value:.0f}/{b.value:.0f}")
     tok.note = f"'{tok.text}' read as input/output tokens of a request"
     return tok
+
+
+_NOT_TOKENS = frozenset(
+    {"pages", "page", "words", "characters", "chars", "slides", "images", "files", "documents"}
+    | {"docs", "sections", "items", "rows", "lines", "emails", "sentences", "paragraphs"}
+)
+"""Counts after a prompt or answer word that make them no token count."""
 
 
 def _in_then_out(lex: list[Tok], i: int) -> int | None:

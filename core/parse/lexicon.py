@@ -95,7 +95,8 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "higher bigger larger greater "
         "spending spend charge charges charging list via on-prem throughput "
         "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
-        "plan plans planned planning aim assumption actual ca approx. env window count "
+        "plan plans planned planning aim assumption actual ca approx. env window count shall "
+        "exceed exceeds "
         "stays stay remains remain capped llm going coming ing final actual chat nos number af "
         "summary next abt generate generates produce produces closer nearer r u aggregate "
         "aggregated sustain projected forecast forecasted",
@@ -301,6 +302,15 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("not", "more", "than"): FILLER,
     ("no", "more", "than"): FILLER,
     ("not", "over"): FILLER,
+    ("not", "exceed"): FILLER,  # "utilization shall not exceed 70%": a ceiling, read as such
+    ("not", "to", "exceed"): FILLER,
+    ("on", "a", "normal", "day"): "PER_TIME:day",  # "250k requests on a typical day"
+    ("on", "a", "typical", "day"): "PER_TIME:day",
+    ("on", "an", "average", "day"): "PER_TIME:day",
+    ("on", "a", "regular", "day"): "PER_TIME:day",
+    ("on", "a", "usual", "day"): "PER_TIME:day",
+    ("in", "a", "typical", "day"): "PER_TIME:day",
+    ("in", "a", "normal", "day"): "PER_TIME:day",
     ("for", "million"): "PER_MILLION",
     ("for", "a", "million"): "PER_MILLION",
     ("for", "1m"): "PER_MILLION",

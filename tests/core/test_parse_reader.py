@@ -1390,3 +1390,25 @@ def test_a_model_named_in_a_sizing_ask_is_a_traffic(catalog: Catalog, text: str)
 
 def test_a_sizing_called_off_is_no_traffic(catalog: Catalog) -> None:
     assert parse("never mind the Qwen3 32B sizing, they pulled out", catalog).kind == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Qwen3-32B, 1M req/day. Planned average utilization shall not exceed 65%.", 0.65),
+        ("Qwen3-32B, 1M req/day; plan for a maximum of 55% average GPU utilization", 0.55),
+    ],
+)
+def test_a_planned_utilization_said_as_a_ceiling_is_read(
+    catalog: Catalog, text: str, expected: float
+) -> None:
+    assert parse(text, catalog).fields["planned_utilization"] == pytest.approx(expected)
+
+
+def test_requests_on_a_typical_day_are_a_day_of_requests(catalog: Catalog) -> None:
+    got = parse("Kimi K2, about 300k requests on a typical day, 1k in / 200 out", catalog).fields
+    assert got["requests_per_day"] == 300_000
+
+
+def test_a_count_of_pages_after_a_response_word_is_no_token_count(catalog: Catalog) -> None:
+    assert "output_tokens" not in parse("Responses shall not exceed 30 pages.", catalog).fields
