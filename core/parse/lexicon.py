@@ -98,6 +98,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "plan plans planned planning aim assumption actual ca approx. env window count shall "
         "exceed exceeds "
         "stays stay remains remain capped llm going coming ing final actual chat nos number af "
+        "sits sit sitting hovers hover hovering "
         "summary next abt generate generates produce produces closer nearer r u aggregate "
         "aggregated sustain projected forecast forecasted",
     ),

@@ -38,6 +38,11 @@ _PEAK_SAID = re.compile(
     re.IGNORECASE,
 )
 """Words before a rate that make it the peak where no peak word stands beside it."""
+_PEAK_AFTER = re.compile(
+    r"[\s,;—–-]*(?:this|that|which)\s+(?:is|was|'s|are|were)\s+(?:the|our|their|at)\s+peak\b",
+    re.IGNORECASE,
+)
+"""Words after a rate that say it is the peak: "45 requests per second, this is the peak"."""
 _OWN_UNIT = frozenset({"REQUESTS", "TOKENS", "OUT", "IN"})
 _DAILY = re.compile(
     r"\b(?:daily\s+(?:total|volume)|(?:whole|full|entire)\s+day)\b[^\d]*$", re.IGNORECASE
@@ -189,6 +194,8 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
         inner = next((t.type for t in m.toks if t.type in _SIDES), None)  # "TPM: mean 250k"
         if inner is not None:
             side = "peak" if inner == "PEAK" else "average"
+        elif _PEAK_AFTER.match(reading.text, m.toks[-1].end):
+            side = "peak"  # "45 requests per second, this is the peak"
         else:
             side = _side(toks, m.first, m.last, covered)
         start = m.toks[0].start

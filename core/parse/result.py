@@ -54,6 +54,7 @@ from core.parse.volumes import (
     over_a_window,
     pages,
     part_of_a_total,
+    request_split,
     totals,
 )
 from core.parse.workloads import chosen
@@ -138,6 +139,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     pages(reading)
     part_of_a_total(reading)
     output_share(reading)
+    request_split(reading)
     add_up(reading)
     summed(reading)
     later(reading)

@@ -261,6 +261,43 @@ def output_share(reading: Reading) -> None:
     )
 
 
+_SIDE = r"(?:output|out|input|in|prompts?|completions?|responses?|answers?)"
+_REQUEST_SPLIT = re.compile(
+    rf"\b(?:split\s+)?(?P<a>\d{{1,2}})\s*[/:]\s*(?P<b>\d{{1,2}})\s*%?\s*(?:split\s+)?"
+    rf"(?:between\s+)?(?P<side>{_SIDE})\s*(?:[/:]|and|to)\s*{_SIDE}\b",
+    re.IGNORECASE,
+)
+_UNSIDED = re.compile(r"^'(?P<said>[^']+)': input or output tokens\?")
+
+
+def request_split(reading: Reading) -> None:
+    """A request's tokens said whole, then split ("~3,000 tokens per request split 80/20
+    prompt/completion"): its input and its output."""
+    if "/" not in reading.text and ":" not in reading.text:
+        return
+    for doubt in list(reading.ambiguities):
+        unsided = _UNSIDED.match(doubt)
+        if unsided is None:
+            continue
+        at = reading.text.find(unsided["said"])
+        found = _REQUEST_SPLIT.search(reading.text, at, at + len(unsided["said"]) + 60)
+        total = amount(unsided["said"].split()[0])
+        a, b = (int(found["a"]), int(found["b"])) if found else (0, 0)
+        if found is None or not total or a + b != 100:
+            continue
+        first_in = found["side"].lower().startswith(("in", "prompt"))
+        given = round(total * (a if first_in else b) / 100)
+        said = " ".join(reading.text[at : found.end()].split())
+        reading.ambiguities.remove(doubt)
+        reading.put("input_tokens", given, f"{given:,} input tokens per request", said)
+        reading.put(
+            "output_tokens",
+            round(total) - given,
+            f"{round(total) - given:,} output tokens per request",
+            said,
+        )
+
+
 def _share(found: re.Match[str]) -> float:
     """ "85%", "1/3", "a third", "half": the share said, as a fraction."""
     if found["pct"]:

@@ -1412,3 +1412,21 @@ def test_requests_on_a_typical_day_are_a_day_of_requests(catalog: Catalog) -> No
 
 def test_a_count_of_pages_after_a_response_word_is_no_token_count(catalog: Catalog) -> None:
     assert "output_tokens" not in parse("Responses shall not exceed 30 pages.", catalog).fields
+
+
+def test_a_requests_tokens_split_between_prompt_and_completion(catalog: Catalog) -> None:
+    got = parse("Llama 3.1 8B, 500k req/day, ~2,000 tokens per request split 75/25 "
+                "prompt/completion", catalog).fields
+    assert (got["input_tokens"], got["output_tokens"]) == (1500, 500)
+
+
+def test_a_rate_said_to_be_the_peak_after_it(catalog: Catalog) -> None:
+    got = parse("GLM-5: from 9 to 5 they see 60 requests per second, this is the peak. "
+                "Average over the day is 20 req/s.", catalog).fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (20 * 86400, pytest.approx(3))
+
+
+def test_a_batch_that_sits_around_a_figure_is_that_batch(catalog: Catalog) -> None:
+    got = parse("Evaluate 8x H200 with Qwen3-32B — batch sits around 48 typically.",
+                catalog).fields
+    assert got["concurrency"] == 48
