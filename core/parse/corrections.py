@@ -168,7 +168,8 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
 
 _RATIO_END = re.compile(r"\d\s*:\s*$")
 _THE = re.compile(
-    r"^(?:\s*:\s*\d+)?\s*(?:[^\W\d][\w-]*\s*){0,2}?[,;—–-]\s*(?:and\s+)?(?:the\s+)?$"
+    r"^(?:\s*/\s*[a-z-]+)?(?:\s*:\s*\d+)?\s*(?:[^\W\d][\w-]*\s*){0,2}?[,;—–-]\s*(?:and\s+)?"
+    r"(?:the\s+)?$"
     r"|^\s*[,;—–-]?\s*the\s*$",
     re.IGNORECASE,
 )

@@ -326,6 +326,8 @@ def contract_pair(name: str, value: str) -> tuple[str, str] | None:
     if hit is None or not value:
         return None
     field_name, factor = hit
+    if field_name == "peak_to_average" and ":" in value and (ratio := _ratio(value)):
+        return field_name, f"{ratio:g}"  # "3:1"
     unit = _unit_said(name, field_name) if "(" in name or "[" in name else None
     if factor != 1.0 or unit is not None:
         number = amount(value)
@@ -396,6 +398,17 @@ def _add(out: Structured, name: str, value: str, *, names: bool = True) -> None:
         out.pairs.append(pair)
 
 
+_RATIO = re.compile(r"\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$")
+
+
+def _ratio(cell: str) -> float | None:
+    """A peak-to-average cell: "3", "2.5x" or "3:1"."""
+    found = _RATIO.match(cell)
+    if found is not None and float(found[2]) > 0:
+        return float(found[1]) / float(found[2])
+    return amount(cell)
+
+
 def _peaks(out: Structured) -> None:
     """A peak column beside its average gives peak_to_average; alone, it is the volume,
     said to be sized as steady."""
@@ -406,7 +419,7 @@ def _peaks(out: Structured) -> None:
             if "peak_to_average" not in have and peak >= mean:
                 out.pairs.append(("peak_to_average", f"{peak / mean:g}"))
                 out.notes.append(f"'{said}' is the peak: peak_to_average {peak / mean:.3g}")
-        elif (ratio := amount(have.get("peak_to_average", ""))) is not None and ratio >= 1:
+        elif (ratio := _ratio(have.get("peak_to_average", ""))) is not None and ratio >= 1:
             out.pairs.append((field_name, f"{peak / ratio:g}"))  # "| Peak QPS | 120 |" and
             out.notes.append(f"'{said}' is the peak: ÷ {ratio:g} (the peak-to-average said)")
         else:

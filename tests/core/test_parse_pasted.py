@@ -507,3 +507,12 @@ def test_a_range_then_call_it_takes_the_figure_called(catalog: Catalog) -> None:
     got = parse("Mixtral 8x7B: outputs are 60-140 tokens, call it 100. Inputs ~500.",
                 catalog).fields
     assert (got["output_tokens"], got["input_tokens"]) == (100, 500)
+
+
+def test_a_peak_row_beside_a_ratio_row_written_as_a_colon_gives_the_average(
+    catalog: Catalog,
+) -> None:
+    got = parse("| Req ID | Parameter | Value |\n|---|---|---|\n| 1.1 | Model | Qwen3-32B |\n"
+                "| 1.2 | Peak requests per second | 60 |\n| 1.3 | Peak-to-average ratio | 4:1 |",
+                catalog).fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (15 * 86400, 4)

@@ -200,3 +200,9 @@ def test_members_each_generating_a_volume_multiply(catalog: Catalog) -> None:
 def test_a_gpu_said_not_possible_is_no_choice(catalog: Catalog) -> None:
     got = parse("GLM-5, 1M req/day. H100 is not possible for them, we need B200.", catalog).fields
     assert got["gpu"] == "b200"
+
+
+def test_a_corrected_node_price_explained_away_after_its_unit(catalog: Catalog) -> None:
+    got = parse("8x H200 node for Qwen3-32B, batch 64: $30/hr for the node. Actually $28/hr — "
+                "the $30 was last quarter's rate.", catalog).fields
+    assert got["price_per_gpu_hour"] == pytest.approx(28 / 8)
