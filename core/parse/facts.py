@@ -575,12 +575,23 @@ def _tpot(r: Reading, m: Match, toks: list[Tok]) -> None:
     )
 
 
+_ASIDE_BEFORE = re.compile(
+    r"\b(?:vs\.?|versus|won'?t\s+(?:do|take|go)|not|no|rather\s+than|instead\s+of"
+    r"|compared\s+(?:to|with))\b(?:[^.;!?\n]|\.\d)*$",
+    re.IGNORECASE,
+)
+"""Before an on-demand term said only as the alternative to the one taken."""
+
+
 def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
     if _EACH_ONE.search(r.text, max(0, m.toks[0].start - 8), m.toks[0].start):
         return  # "Each contract = one summarization call": a count of contracts, no lease
     if not _has(m.toks, "TIME") and _COUNT_AFTER.match(r.text, m.toks[-1].end):
         return  # "a contract is ~40 pages": a count of something, no term
     if _has(m.toks, "ONDEMAND"):
+        start = m.toks[0].start
+        if r.values.get("term_months") and _ASIDE_BEFORE.search(r.text, max(0, start - 40), start):
+            return  # "24-month commit (vs $4.80/hr on-demand — they won't do on-demand)"
         r.put("term_months", 0, "on-demand (no term)")
         return
     value = _num(m.toks, "NUM")

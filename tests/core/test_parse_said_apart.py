@@ -206,3 +206,9 @@ def test_a_corrected_node_price_explained_away_after_its_unit(catalog: Catalog) 
     got = parse("8x H200 node for Qwen3-32B, batch 64: $30/hr for the node. Actually $28/hr — "
                 "the $30 was last quarter's rate.", catalog).fields
     assert got["price_per_gpu_hour"] == pytest.approx(28 / 8)
+
+
+def test_on_demand_said_as_the_alternative_leaves_the_term_taken(catalog: Catalog) -> None:
+    got = parse("Reserved: $30,660 per GPU per year on a 36-month commit (vs $4.20/hr on-demand "
+                "— they won't do on-demand). GLM-5 on B200, 1M req/day", catalog).fields
+    assert got["term_months"] == 36
