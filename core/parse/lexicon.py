@@ -61,7 +61,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "CONCURRENT": (
         "",
         "concurrent concurrency simultaneous parallel inflight concurrently simultaneously "
-        "streams",
+        "streams seqs sequences",
     ),
     "USER": ("", "user users seat seats agents agent"),
     "TERM": ("", "term lease commitment contract commit"),

@@ -1430,3 +1430,8 @@ def test_a_batch_that_sits_around_a_figure_is_that_batch(catalog: Catalog) -> No
     got = parse("Evaluate 8x H200 with Qwen3-32B — batch sits around 48 typically.",
                 catalog).fields
     assert got["concurrency"] == 48
+
+
+def test_seqs_are_the_batch_of_a_deployment(catalog: Catalog) -> None:
+    got = parse("4x h200 w/ qwen3 32b fp8, 48 seqs — what's the $/M tok?", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (4, 48)
