@@ -70,6 +70,10 @@ def combine(lex: list[Tok]) -> list[Tok]:
         if kind == "AVG" and at(i + 1) == "GPUWORD" and at(i + 2) == "UTIL":
             i += 1
             continue
+        ceiling = kind == "PEAK" and out and out[-1].type == "UTIL"
+        if ceiling and at(_after_fillers(lex, i + 1)) == "NUM":
+            i += 1  # "utilization at peak does not exceed 80%": the planned ceiling, at peak
+            continue
         if kind == "OUT" and _qualifies(out, lex, i):
             i += 1  # "OSL 1.2k visible plus 4.5k reasoning": 1.2k's own word, said again
             continue

@@ -1435,3 +1435,9 @@ def test_a_batch_that_sits_around_a_figure_is_that_batch(catalog: Catalog) -> No
 def test_seqs_are_the_batch_of_a_deployment(catalog: Catalog) -> None:
     got = parse("4x h200 w/ qwen3 32b fp8, 48 seqs — what's the $/M tok?", catalog).fields
     assert (got["gpus"], got["concurrency"]) == (4, 48)
+
+
+def test_utilization_at_peak_not_to_exceed_is_the_planned_ceiling(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B, 1M req/day. Capacity shall be planned so that utilization at peak "
+                "does not exceed 85%.", catalog).fields
+    assert got["planned_utilization"] == pytest.approx(0.85)
