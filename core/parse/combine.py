@@ -43,6 +43,16 @@ def combine(lex: list[Tok]) -> list[Tok]:
     while i < n:
         t = lex[i]
         kind = t.type
+        if (
+            t.text == "("
+            and i + 2 < n
+            and lex[i + 2].text == ")"
+            and out
+            and out[-1].type not in (BREAK, FILLER, "NUM")
+            and out[-1].type == lex[i + 1].type
+        ):
+            i += 3  # "Inter-token latency (TPOT) shall be ≤ 30 ms": the name's abbreviation
+            continue
         if kind == BREAK:  # most terminals are breaks and fillers: a break is kept once
             if out and out[-1].type != BREAK:
                 out.append(t)

@@ -1441,3 +1441,18 @@ def test_utilization_at_peak_not_to_exceed_is_the_planned_ceiling(catalog: Catal
     got = parse("Qwen3-32B, 1M req/day. Capacity shall be planned so that utilization at peak "
                 "does not exceed 85%.", catalog).fields
     assert got["planned_utilization"] == pytest.approx(0.85)
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "expected"),
+    [
+        ("Qwen3-32B, 1M req/day. Inter-token latency (TPOT) shall be ≤ 25 ms.",
+         "min_per_user_tokens_per_s", 40.0),
+        ("Qwen3-32B, 1M req/day. Time to first token (TTFT) shall not exceed 1.2 s.",
+         "max_ttft_s", 1.2),
+    ],
+)
+def test_a_name_with_its_abbreviation_in_brackets_reads_its_figure(
+    catalog: Catalog, text: str, field: str, expected: float
+) -> None:
+    assert parse(text, catalog).fields[field] == pytest.approx(expected)
