@@ -303,7 +303,15 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("not", "more", "than"): FILLER,
     ("no", "more", "than"): FILLER,
     ("not", "over"): FILLER,
-    ("not", "exceed"): FILLER,  # "utilization shall not exceed 70%": a ceiling, read as such
+    ("not", "exceed"): FILLER,
+    ("latenza", "primo", "token"): "TTFT",  # the first token's wait, in Italian, French,
+    ("primo", "token"): "TTFT",  # German, Spanish, Portuguese and Dutch
+    ("premier", "token"): "TTFT",
+    ("erstes", "token"): "TTFT",
+    ("ersten", "token"): "TTFT",
+    ("primer", "token"): "TTFT",
+    ("primeiro", "token"): "TTFT",
+    ("eerste", "token"): "TTFT",  # "utilization shall not exceed 70%": a ceiling, read as such
     ("not", "to", "exceed"): FILLER,
     ("on", "a", "normal", "day"): "PER_TIME:day",  # "250k requests on a typical day"
     ("on", "a", "typical", "day"): "PER_TIME:day",

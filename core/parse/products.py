@@ -129,6 +129,15 @@ _MAX_COUNT = 1e10
 """More than the people on Earth is no population: a token count read by mistake."""
 
 
+_HOUR = PERIODS["hour"]
+_OVER_HOURS = re.compile(
+    r"\s*over\s+(?:an?|the|their|each)\s+(?P<h>\d{1,2})[\s-]*(?:hours?|hrs?|h)\s+"
+    r"(?:shift|day|workday|window|business\s+day)\b",
+    re.IGNORECASE,
+)
+"""The hours a rate per hour runs a day: "40 calls per hour over an 8-hour shift"."""
+
+
 @dataclass(frozen=True)
 class Factor:
     value: float
@@ -391,6 +400,11 @@ def _factor(text: str, t: Tok) -> Factor | None:
             period = PERIODS[w]
     if per is None and period is None:
         return None
+    shift = _OVER_HOURS.match(text, _segment_end(text, t.end)) if period == _HOUR else None
+    if shift is None and period == _HOUR:
+        shift = _OVER_HOURS.search(text, t.end, _segment_end(text, t.end) + 40)
+    if shift is not None:  # "40 calls per hour over an 8-hour shift": 8 hours a day
+        period = 1 / int(shift["h"])
     value = float(t.value) if isinstance(t.value, float) else 0.0
     if value > (MAX_PER_MEMBER if per is not None else MAX_PER_MEMBER_A_DAY * (period or 1)):
         return None  # "2M requests/day" beside "3k seats" is the total, not each one's
@@ -455,7 +469,8 @@ def _replace(reading: Reading, said: str) -> None:
 _EACH_MAKES = re.compile(
     r"\beach(?:\s+one|\s+of\s+them)?\s+(?:generates|produces|uses|consumes|burns|outputs"
     r"|does|needs|makes|sends|fires|issues|submits|triggers|generating|producing|using"
-    r"|consuming|burning|doing|needing|making|sending|firing|issuing|submitting|triggering)"
+    r"|consuming|burning|doing|needing|making|sending|firing|issuing|submitting|triggering"
+    r"|sustaining|sustains|handling|handles|serving|serves|seeing|sees|averaging|averages)"
     r"\s+(?:about\s+|around\s+"
     r"|roughly\s+|~\s*)?$",
     re.IGNORECASE,

@@ -232,6 +232,7 @@ _ID_COLUMNS = frozenset({"id", "reqid", "ref", "#", "no", "requirementid", "sect
 an id is no figure."""
 _VALUES = frozenset(
     {"value", "values", "amount", "figure", "number", "qty", "quantity", "target", "targets"}
+    | {"requirement", "requirements", "spec", "specification", "limit", "sla"}
 )
 """A column of figures beside the column naming them; a bill of materials' quantity too
 ("| Item | Qty |", then "| B300 GPUs | 32 |")."""
@@ -276,6 +277,9 @@ def as_sentences(text: str) -> str:
                 break
             cells = _cells(lines[k].strip(" "), sep)[ids:]
             cells = [c for c in cells if c] if not set(row) <= set("|-: \t") else []
+            both = _BOTH_SIDES.search(cells[1]) if len(cells) > 1 else None
+            if both is not None and _IN_OUT_NAME.search(cells[0]):  # "2,000 / 350" of a
+                cells = [f"{both['i'].strip()} in / {both['o'].strip()} out"]  # request's sides
             lines[k] = " ".join(cells) + "." if cells else ""
         return "\n".join(lines)
     return text

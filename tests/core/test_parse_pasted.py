@@ -516,3 +516,9 @@ def test_a_peak_row_beside_a_ratio_row_written_as_a_colon_gives_the_average(
                 "| 1.2 | Peak requests per second | 60 |\n| 1.3 | Peak-to-average ratio | 4:1 |",
                 catalog).fields
     assert (got["requests_per_day"], got["peak_to_average"]) == (15 * 86400, 4)
+
+
+def test_a_requirement_column_holds_the_figures(catalog: Catalog) -> None:
+    got = parse("| # | Metric | Requirement |\n|---|---|---|\n| 1 | Model | Qwen3-32B |\n"
+                "| 2 | Output tokens per week | 70M |\n| 3 | TPOT | ≤ 20 ms |", catalog).fields
+    assert (got["output_tokens_per_day"], got["min_per_user_tokens_per_s"]) == (10e6, 50)

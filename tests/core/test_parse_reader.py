@@ -1456,3 +1456,9 @@ def test_a_name_with_its_abbreviation_in_brackets_reads_its_figure(
     catalog: Catalog, text: str, field: str, expected: float
 ) -> None:
     assert parse(text, catalog).fields[field] == pytest.approx(expected)
+
+
+def test_the_first_tokens_wait_in_italian(catalog: Catalog) -> None:
+    got = parse("DeepSeek V3 su H200, 1 milione di richieste al giorno. Latenza primo token max "
+                "2,5 s.", catalog).fields
+    assert got["max_ttft_s"] == 2.5

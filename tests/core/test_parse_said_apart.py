@@ -212,3 +212,15 @@ def test_on_demand_said_as_the_alternative_leaves_the_term_taken(catalog: Catalo
     got = parse("Reserved: $30,660 per GPU per year on a 36-month commit (vs $4.20/hr on-demand "
                 "— they won't do on-demand). GLM-5 on B200, 1M req/day", catalog).fields
     assert got["term_months"] == 36
+
+
+def test_a_rate_per_hour_over_a_shift_runs_the_shifts_hours(catalog: Catalog) -> None:
+    got = parse("Copilot on Qwen3-32B: 5,000 agents, each making about 30 LLM calls per hour "
+                "over an 8-hour shift. 2k in / 300 out", catalog).fields
+    assert got["requests_per_day"] == 5000 * 30 * 8
+
+
+def test_members_each_sustaining_a_rate(catalog: Catalog) -> None:
+    got = parse("GLM-5 on B200, 3 regions, each sustaining ~20 requests/sec around the clock. "
+                "1k in / 200 out", catalog).fields
+    assert got["requests_per_day"] == 3 * 20 * 86400
