@@ -56,6 +56,7 @@ from core.parse.volumes import (
     part_of_a_total,
     request_split,
     totals,
+    weekdays_and_weekends,
 )
 from core.parse.workloads import chosen
 from core.pricing import offered_gpus
@@ -140,6 +141,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     part_of_a_total(reading)
     output_share(reading)
     request_split(reading)
+    weekdays_and_weekends(reading)
     add_up(reading)
     summed(reading)
     later(reading)

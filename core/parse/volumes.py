@@ -22,6 +22,7 @@ from core.parse.plausible import BOUNDS
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
+    from core.parse.grammar import Match
     from core.parse.tokens import Tok
 
 _AFTER = re.compile(
@@ -268,6 +269,52 @@ _REQUEST_SPLIT = re.compile(
     re.IGNORECASE,
 )
 _UNSIDED = re.compile(r"^'(?P<said>[^']+)': input or output tokens\?")
+
+
+_A_WEEKDAY_ASKED = re.compile(
+    r"\b(?:size|sizing|plan|price)\s+(?:it\s+)?for\s+(?:a\s+)?week\s?days?\b", re.I
+)
+
+
+def weekdays_and_weekends(reading: Reading) -> None:
+    """A day's volume said for weekdays and for weekends ("weekdays ~1M requests a day,
+    weekends ~300k"): the week's average day, (5 x weekday + 2 x weekend) / 7, unless a
+    weekday is what is asked for ("size for a weekday") or the week's average is said."""
+    if "week" not in reading.lower:
+        return
+    for name in ("requests_per_day", "output_tokens_per_day"):
+        said = [(v, m) for v, m in reading.history.get(name, []) if m is not None]
+        days = [_day_of_week(reading.text, _figure_at(m)) for _, m in said]
+        if len(said) != 2 or days != ["weekday", "weekend"]:
+            continue
+        (a, _), (b, _) = said
+        if _A_WEEKDAY_ASKED.search(reading.text):
+            value, how = a, "a weekday, as asked"
+        else:
+            value = (5 * a + 2 * b) / 7
+            how = f"the week's average day: (5 x {compact(a)} + 2 x {compact(b)}) / 7"
+        reading.values[name] = value
+        twice = f"two values for {name}"
+        reading.ambiguities[:] = [x for x in reading.ambiguities if not x.startswith(twice)]
+        reading.understood.append(f"{compact(value)} {UNITS[name]}: {how}")
+
+
+_DAY_OF_WEEK = re.compile(
+    r"\b(?:(?P<weekday>week\s?days?|mon(?:day)?\s*[-–]\s*fri(?:day)?)"
+    r"|(?P<weekend>week\s?ends?|sat(?:urday)?\s*[-–/&]\s*sun(?:day)?))\b[^\d.;!?]{0,20}$",
+    re.IGNORECASE,
+)
+
+
+def _figure_at(m: Match) -> int:
+    return next((t.start for t in m.toks if t.type == "NUM"), m.toks[0].start)
+
+
+def _day_of_week(text: str, at: int) -> str | None:
+    """ "weekday" or "weekend" when a figure is said of one ("Weekdays run ~1M", "weekends
+    ~300k"), else None."""
+    found = _DAY_OF_WEEK.search(text, max(0, at - 40), at)
+    return None if found is None else ("weekday" if found["weekday"] else "weekend")
 
 
 def request_split(reading: Reading) -> None:

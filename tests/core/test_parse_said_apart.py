@@ -224,3 +224,15 @@ def test_members_each_sustaining_a_rate(catalog: Catalog) -> None:
     got = parse("GLM-5 on B200, 3 regions, each sustaining ~20 requests/sec around the clock. "
                 "1k in / 200 out", catalog).fields
     assert got["requests_per_day"] == 3 * 20 * 86400
+
+
+def test_weekdays_and_weekends_make_the_weeks_average_day(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B on H200: weekdays run ~700k requests a day, weekends ~350k a day. "
+                "1k in / 200 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx((5 * 700_000 + 2 * 350_000) / 7)
+
+
+def test_a_weekday_asked_for_is_sized(catalog: Catalog) -> None:
+    got = parse("Size for a weekday: weekdays ~700k requests a day, weekends ~350k a day. "
+                "Qwen3-32B, 1k in / 200 out", catalog).fields
+    assert got["requests_per_day"] == 700_000
