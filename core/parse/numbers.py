@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 MAX_VALUE = 1e15
 """No quantity in a lease question is larger (a quadrillion tokens a day)."""
@@ -85,9 +86,13 @@ NUMBER_WORDS = frozenset(f"{_UNITS} {_TEENS} {_TENS} trillion dozen".split(" "))
 """Words ``words`` reads; ``and`` joins them ("one hundred and twenty")."""
 
 
+@lru_cache(maxsize=4096)
 def digits(text: str) -> float | None:
     """``'1,200'`` -> 1200.0, ``'1 500'`` -> 1500.0, ``'1,5'`` (a decimal comma) -> 1.5;
-    ``None`` when the digits are out of range."""
+    ``None`` when the digits are out of range.
+
+    Cached: a message says the same few figures over and over, and every number the
+    tokenizer reads comes through here."""
     plain = text
     if "," in text:
         plain = text.replace(",", ".") if _DECIMAL_COMMA.fullmatch(text) else text.replace(",", "")
