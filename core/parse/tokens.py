@@ -176,7 +176,9 @@ def scan(text: str, lexicon: Lexicon) -> Scan:
     pairs: list[tuple[str, str]] = []
     refused: list[str] = []
     unclear: list[str] = []
-    if any(r.lower == "mil" for r in raws) and _IBERIAN.search(text):
+    # "mil" in the lower-cased text first: one C scan rules out most messages before a
+    # walk over every piece (a piece reads "mil" lower-cased only if the text holds it)
+    if "mil" in text.lower() and any(r.lower == "mil" for r in raws) and _IBERIAN.search(text):
         for r in raws:
             if r.lower == "mil":
                 r.lower = "tsd"  # Spanish and Portuguese "mil" is a thousand
