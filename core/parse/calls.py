@@ -48,6 +48,9 @@ def call_minutes(reading: Reading) -> None:
     (and "five turns per minute" is no rate of its own)."""
     if "minute" not in reading.lower:
         return
+    lower = reading.lower
+    if reading.text.isascii() and "turn" not in lower and "times" not in lower:
+        return  # no turns said: on ASCII text the cue words rule the regex out exactly
     turns = _TURNS_PER_MINUTE.search(reading.text)
     if turns is None:
         return
