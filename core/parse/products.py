@@ -148,61 +148,6 @@ class Factor:
     said: str
 
 
-_LABEL_FIRST = re.compile(
-    r"^(?P<lead>[ \t>*•-]*)(?P<label>[A-Za-z][A-Za-z /-]{2,60}?)[ \t]*(?::[ \t]*|[ \t])"
-    r"(?P<n>~?\d[\d,]*(?:\.\d+)?[ \t]?[kKmM]?)[ \t]*\.?[ \t]*$",
-    re.MULTILINE,
-)
-_COUNTED = frozenset(
-    {"sessions", "conversations", "convos", "users", "staff", "employees", "seats", "agents"}
-    | {"tickets", "documents", "docs", "chats", "visits", "turns", "calls", "messages", "runs"}
-)
-"""A label's last word that makes its figure a population or a frequency."""
-_NOT_LABELS = frozenset(
-    {"tokens", "token", "input", "output", "prompt", "completion", "price", "cost", "ttft"}
-    | {"tpot", "latency", "gpu", "gpus", "term", "context", "batch", "concurrency", "growth"}
-    | {"utilization", "peak", "budget", "length", "size", "len", "tok", "toks", "tps", "speed"}
-    | {"min", "max", "minimum", "maximum"}
-)
-
-
-_CALL = r"(?:\d{1,3}|one|two|three|four|five|six)\s+(?:[a-z-]+\s+){0,2}?(?:calls?|requests?|turns?)"
-_CALLS_ADDED = re.compile(rf"\b{_CALL}(?:\s*(?:\+|plus)\s*{_CALL})+\b", re.IGNORECASE)
-_WORD_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-
-
-def calls_added(text: str) -> str:
-    """A member's calls said as a sum ("each task = 1 planner call + 6 tool calls + 1
-    summary call") written as their total ("8 calls"), one frequency of the member."""
-    if "+" not in text and "plus" not in text:
-        return text
-
-    def total(m: re.Match[str]) -> str:
-        counts = re.findall(r"\b(\d{1,3}|one|two|three|four|five|six)\s", m.group(), re.I)
-        n = sum(_WORD_COUNTS.get(c.lower()) or int(c) for c in counts)
-        return f"{n} calls ({' '.join(m.group().split())})"
-
-    return _CALLS_ADDED.sub(total, text)
-
-
-def counts_first(text: str) -> str:
-    """A form's or a table's counts said with their figure first: "Daily sessions 20,000"
-    and "Turns per session: 3" read as "20,000 Daily sessions" and "3 Turns per session",
-    the way a population and its frequencies are said in prose."""
-    if "\n" not in text:
-        return text
-
-    def swapped(m: re.Match[str]) -> str:
-        words = m["label"].lower().replace("/", " ").split()
-        if not words or any(w in _NOT_LABELS for w in words):
-            return m.group()
-        if "per" not in words and words[-1] not in _COUNTED:
-            return m.group()
-        return f"{m['lead']}{m['n'].strip()} {m['label'].strip()}."
-
-    return _LABEL_FIRST.sub(swapped, text)
-
-
 def multiply(reading: Reading, counts: list[Tok]) -> None:
     """Set ``requests_per_day`` from a population and its frequencies, when both are said."""
     text = reading.text

@@ -22,6 +22,7 @@ from core.parse.api_prices import both_sides
 from core.parse.breakdowns import breakdown, listed
 from core.parse.calls import call_minutes, concurrent_turns
 from core.parse.cjk import spelled_out
+from core.parse.counts import calls_added, counts_first
 from core.parse.dates import dates
 from core.parse.deployments import (
     concurrency_per_gpu,
@@ -39,7 +40,7 @@ from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import compact
 from core.parse.options import deal_price, taken
 from core.parse.plausible import implausible
-from core.parse.products import calls_added, counts_first, each_ones_volume, multiply
+from core.parse.products import each_ones_volume, multiply
 from core.parse.reasoning import split_reasoning, tokens_of
 from core.parse.references import blank_references
 from core.parse.rows import one_models_lines
