@@ -74,10 +74,9 @@ def combine(lex: list[Tok]) -> list[Tok]:
             out.append(Tok(BREAK, t.text, None, t.start, t.end))
             i += 1
             continue
-        if kind in ("AVG", "GPUWORD") and at(i + 1) == "UTIL":
-            i += 1  # "planned average utilization", "60% average GPU utilization": one target
-            continue
-        if kind == "AVG" and at(i + 1) == "GPUWORD" and at(i + 2) == "UTIL":
+        if kind in ("AVG", "GPUWORD") and (
+            at(i + 1) == "UTIL" or (at(i + 1) == "GPUWORD" and at(i + 2) == "UTIL")
+        ):  # "planned average utilization", "60% average GPU utilization": one target
             i += 1
             continue
         ceiling = kind == "PEAK" and out and out[-1].type == "UTIL"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from core.parse.numbers import count
+
 _LABEL_FIRST = re.compile(
     r"^(?P<lead>[ \t>*•-]*)(?P<label>[A-Za-z][A-Za-z /-]{2,60}?)[ \t]*(?::[ \t]*|[ \t])"
     r"(?P<n>~?\d[\d,]*(?:\.\d+)?[ \t]?[kKmM]?)[ \t]*\.?[ \t]*$",
@@ -31,7 +33,6 @@ _NOT_LABELS = frozenset(
 
 _CALL = r"(?:\d{1,3}|one|two|three|four|five|six)\s+(?:[a-z-]+\s+){0,2}?(?:calls?|requests?|turns?)"
 _CALLS_ADDED = re.compile(rf"\b{_CALL}(?:\s*(?:\+|plus)\s*{_CALL})+\b", re.IGNORECASE)
-_WORD_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
 def calls_added(text: str) -> str:
@@ -42,7 +43,7 @@ def calls_added(text: str) -> str:
 
     def total(m: re.Match[str]) -> str:
         counts = re.findall(r"\b(\d{1,3}|one|two|three|four|five|six)\s", m.group(), re.I)
-        n = sum(_WORD_COUNTS.get(c.lower()) or int(c) for c in counts)
+        n = round(sum(count(c) or 0 for c in counts))
         return f"{n} calls ({' '.join(m.group().split())})"
 
     return _CALLS_ADDED.sub(total, text)

@@ -310,8 +310,6 @@ def _share(text: str, t: Tok) -> Factor | None:
 
 def _factor(text: str, t: Tok) -> Factor | None:
     """ "4 turns per session", "80 tickets a day each", "15 times per day"."""
-    segment = _SEGMENT.match(text, t.end)
-    assert segment is not None
     words = _words(text, t.end)
     if t.type == "MULT":  # "15 times", "15x"
         if any(w in ("average", "avg", "mean", "peak", "baseline") for w in words[:4]):
@@ -345,15 +343,14 @@ def _factor(text: str, t: Tok) -> Factor | None:
             period = PERIODS[w]
     if per is None and period is None:
         return None
-    shift = _OVER_HOURS.match(text, _segment_end(text, t.end)) if period == _HOUR else None
-    if shift is None and period == _HOUR:
-        shift = _OVER_HOURS.search(text, t.end, _segment_end(text, t.end) + 40)
+    end = _segment_end(text, t.end)
+    shift = _OVER_HOURS.search(text, t.end, end + 40) if period == _HOUR else None
     if shift is not None:  # "40 calls per hour over an 8-hour shift": 8 hours a day
         period = 1 / int(shift["h"])
     value = float(t.value) if isinstance(t.value, float) else 0.0
     if value > (MAX_PER_MEMBER if per is not None else MAX_PER_MEMBER_A_DAY * (period or 1)):
         return None  # "2M requests/day" beside "3k seats" is the total, not each one's
-    return Factor(value, noun, per, period, _said(text, t.start, _segment_end(text, t.end)))
+    return Factor(value, noun, per, period, _said(text, t.start, end))
 
 
 def _restates(factor: Factor, before: Factor) -> bool:
@@ -426,7 +423,7 @@ _EACH_OF_THE = re.compile(
     r"\s+(?:about\s+|around\s+|roughly\s+|~\s*)?$",
     re.IGNORECASE,
 )
-_EACH_AFTER = re.compile(r"\s*(?:each|apiece)\b", re.IGNORECASE)
+EACH_AFTER = re.compile(r"\s*(?:each|apiece)\b", re.IGNORECASE)
 """Said after a rate, of the members before it: "3 apps at ~200k req/day each"."""
 _EACH_ONES = (("output_tokens_per_day", "output tokens/day"), ("requests_per_day", "requests/day"))
 _MEMBERS_WITHIN = 120
@@ -466,7 +463,7 @@ def _members_of(reading: Reading, counts: list[Tok], at: int, said: str) -> Fact
         words = " ".join(of_the.group().split())
         return Factor(count, "members", None, None, words) if count and count >= 2 else None
     each = _EACH_MAKES.search(reading.text, max(0, at - 40), at)
-    if each is None and _EACH_AFTER.match(reading.text, at + len(said)) is None:
+    if each is None and EACH_AFTER.match(reading.text, at + len(said)) is None:
         return None
     return _members_before(reading, counts, at)
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from core.parse.numbers import compact
+from core.parse.numbers import compact, count
 from core.parse.peaks import UNITS
+from core.parse.products import EACH_AFTER
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
@@ -80,25 +81,19 @@ def add_up(reading: Reading) -> None:
         reading.understood.append(f"{compact(total)} {unit} in all: {parts}")
 
 
-_EACH = re.compile(r"\s*(?:each|apiece)\b", re.IGNORECASE)
 _MEMBERS = re.compile(
     r"\b(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+(?:[a-z-]+\s+)?"
     r"[a-z]{3,}s\s+(?:at|doing|with|running|of)?\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
     re.IGNORECASE,
 )
-_SMALL = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
-_SMALL |= {"nine": 9, "ten": 10, "twelve": 12}
-
 
 def _members(reading: Reading, m: Match | None) -> int:
     """How many members a part is said of, each ("3 apps at ~200k req/day each"), else 1."""
-    if m is None or not _EACH.match(reading.text, m.toks[-1].end):
+    if m is None or not EACH_AFTER.match(reading.text, m.toks[-1].end):
         return 1
     found = _MEMBERS.search(reading.text, max(0, m.toks[0].start - 40), m.toks[0].start)
-    if found is None:
-        return 1
-    n = found["n"].lower()
-    return _SMALL.get(n) or int(n)
+    members = count(found["n"]) if found is not None else None
+    return int(members) if members else 1
 
 
 def _peak_or_average_among(reading: Reading, facts: list[Match | None]) -> bool:
