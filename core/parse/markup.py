@@ -37,6 +37,20 @@ _STRUCK = re.compile(
 "~900" alone, an approximation)."""
 
 
+_EN_DASH_RANGE = re.compile(
+    r"(?<=\d)(?<!:\d\d)–(?=[$€£]?\d)(?!\d{1,2}:)|(?<=\d[kKmM])–(?=[$€£]?\d)"
+    r"|(?<![\w.,])(?P<low>\d[\d,.]*[kKmM]?) – (?=[$€£]?\d)"
+)
+"""An en dash between two figures, "30–40 rps", "$3–4/hr", is a range as a hyphen is (a
+dash between words stays a break: "B300 – 16 GPUs" is no range, its figure is a name's;
+nor does a clock's, "08:00–20:00", a window the volumes read)."""
+
+
+def _as_hyphen(match: re.Match[str]) -> str:
+    low = match.group("low")
+    return "-" if low is None else f"{low}-"
+
+
 def _replace(match: re.Match[str]) -> str:
     target = match.group("target")
     if target is None:
@@ -55,6 +69,8 @@ def plain_text(text: str) -> tuple[str, bool]:
     if cut:
         text = text[:MAX_CHARS]
     text = unicodedata.normalize("NFKC", text)
+    if "–" in text:
+        text = _EN_DASH_RANGE.sub(_as_hyphen, text)
     if "~" in text:
         text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
     if "```" not in text:

@@ -1355,6 +1355,27 @@ def test_a_rate_per_min_then_a_capital_ends_its_sentence(catalog: Catalog) -> No
     assert (got["requests_per_day"], got["input_tokens"]) == (3000 * 1440, 1500)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Mixtral on L40S, 15–25 req/s, 700 in, 150 out", {"requests_per_day": 25 * 86400}),
+        ("gpt-oss-20b, prompts 1k – 3k tokens, 12 rps", {"input_tokens": 3000}),
+        ("2–4k tokens out per call, Qwen3-32B, 5 rps", {"output_tokens": 4000}),
+    ],
+)
+def test_an_en_dash_between_figures_is_a_range(
+    text: str, expected: Mapping[str, object], catalog: Catalog
+) -> None:
+    parsed = parse(text, catalog)
+    assert {k: parsed.fields.get(k) for k in expected} == expected
+    assert any("the top of the range" in a for a in parsed.assumed)
+
+
+def test_an_en_dash_between_clock_times_stays_a_window(catalog: Catalog) -> None:
+    got = fields("120 req/s during 09:00–17:00 and nothing overnight, llama 3.1 8b", catalog)
+    assert got["requests_per_day"] == 120 * 8 * 3600
+
+
 def test_a_range_given_as_a_figure_in_brackets_takes_that_figure(catalog: Catalog) -> None:
     got = parse("Qwen3-32B: ISL 1-2k (use 1.5k), OSL 200-400 (call it 300).", catalog).fields
     assert (got["input_tokens"], got["output_tokens"]) == (1500, 300)
