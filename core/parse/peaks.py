@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from core.parse.lexicon import BREAK
 from core.parse.numbers import compact
 
 if TYPE_CHECKING:
@@ -185,6 +186,7 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
     pointed = before_back[-1][2] if before_back else None  # "… about half that": the peak
     lows: set[str] = set()
     last: dict[str, float] = {}  # the last said of each volume that is no low
+    opened = _opened(reading.text, toks, reading.quantities, covered)
     for name, value, m in reading.quantities:
         if _LOW.search(reading.text, max(0, m.toks[0].start - 25), m.toks[0].start):
             reading.assume(f"'{reading.said(m)}' is the low, not the average: not sized")
@@ -196,6 +198,8 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
             side = "peak" if inner == "PEAK" else "average"
         elif _PEAK_AFTER.match(reading.text, m.toks[-1].end):
             side = "peak"  # "45 requests per second, this is the peak"
+        elif m.first in opened:
+            side = "peak"  # "2M requests a day, peaking at 100 rps"
         else:
             side = _side(toks, m.first, m.last, covered)
         start = m.toks[0].start
@@ -219,6 +223,36 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
     for name, sides in said.items():
         if "peak" in sides:
             _resolve(reading, name, sides)
+
+
+_PEAK_VERBS = frozenset({"peaks", "peaking", "peaked", "spikes", "spiking", "bursts", "bursting"})
+_PEAK_IS = re.compile(r"\s*(?:is|was|hits?|reaches|goes\s+to|of|at)\b", re.IGNORECASE)
+
+
+def _opened(
+    text: str, toks: list[Tok], quantities: list[tuple[str, float, Match]], covered: set[int]
+) -> set[int]:
+    """The facts a peak word opens after a break ("2M requests a day, peaking at 100 rps",
+    "…, the daytime peak is 45 rps", "5k rpm (peak 12k rpm)"): that word is theirs, not
+    the fact's before the break, which would otherwise reach past the comma for it. A bare
+    noun after a comma ("10 rps, peak 25 rps") is left to the nearest-word rule, as is a
+    word with no break before it ("120 rps peak, 40 rps average")."""
+    ends = {m.last for _, _, m in quantities}
+    out: set[int] = set()
+    for _, _, m in quantities:
+        k = m.first - 1
+        if k < 1 or k in covered or toks[k].type != "PEAK" or k - 1 in ends:
+            continue
+        if toks[k - 1].type != BREAK or toks[k - 1].text.isalpha():
+            continue
+        if (
+            toks[k].text.lower() in _PEAK_VERBS
+            or toks[k - 1].text in ("(", ")", ";")
+            or _PEAK_IS.match(text, toks[k].end, m.toks[0].start)
+        ):
+            covered.add(k)
+            out.add(m.first)
+    return out
 
 
 def _num(m: Match) -> float:
@@ -261,7 +295,9 @@ def _elliptic(toks: list[Tok], last: int, covered: set[int]) -> tuple[Tok, str] 
 _AT_PEAK = re.compile(
     r"\b(?:fixed|sized?|set|run|provisioned?|price[ds]?|quoted?|estimated?)\s+"
     r"(?:it\s+|the\s+deployment\s+)?(?:at|for)\s+(?:the\s+)?peak(?:\s+concurrency)?\b"
-    r"|\b(?:do|use|take|start\s+with)\s+the\s+peak(?:\s+one)?\b",
+    r"|\b(?:do|use|take|start\s+with)\s+the\s+peak(?:\s+one)?\b"
+    r"|\b(?:price|quote|size|run|estimate|cost)\s+the\s+(?:peak|spike|burst|launch)\s+"
+    r"(?:config|configuration|case|scenario|setup|deployment|batch)\b",
     re.IGNORECASE,
 )
 """A deployment asked for at its peak concurrency, not its average."""

@@ -236,3 +236,25 @@ def test_a_weekday_asked_for_is_sized(catalog: Catalog) -> None:
     got = parse("Size for a weekday: weekdays ~700k requests a day, weekends ~350k a day. "
                 "Qwen3-32B, 1k in / 200 out", catalog).fields
     assert got["requests_per_day"] == 700_000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kimi K3, 3M requests a day, peaking at 90 req/s, 600 out",
+        "Kimi K3: 3M requests/day; the lunchtime peak is 90 req/s. 600 out",
+        "Kimi K3 at 3M requests per day (peak 90 req/s), 600 out",
+    ],
+)
+def test_a_peak_said_after_the_daily_volume_is_the_peak_of_it(
+    text: str, catalog: Catalog
+) -> None:
+    got = parse(text, catalog).fields
+    assert got["requests_per_day"] == pytest.approx(3_000_000)
+    assert got["peak_to_average"] == pytest.approx(90 * 86400 / 3_000_000)
+
+
+def test_a_config_priced_at_its_spike_takes_the_spike_batch(catalog: Catalog) -> None:
+    got = parse("GLM-5 on 8x H200, batch 16 usually and batch 64 in bursts. Quote the burst "
+                "setup at $2.80/GPU-hr", catalog).fields
+    assert got["concurrency"] == 64
