@@ -226,6 +226,11 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
 
 
 _PEAK_VERBS = frozenset({"peaks", "peaking", "peaked", "spikes", "spiking", "bursts", "bursting"})
+_JOINED = re.compile(
+    r"\s+(?:and|with|but|plus|while)(?:\s+(?:the|its|their|our|some|occasional))?\s+",
+    re.IGNORECASE,
+)
+"""A word joining a peak to the rate before it: "35 rps and spikes of 140 rps"."""
 _PEAK_IS = re.compile(r"\s*(?:is|was|hits?|reaches|goes\s+to|of|at)\b", re.IGNORECASE)
 
 
@@ -236,14 +241,17 @@ def _opened(
     "…, the daytime peak is 45 rps", "5k rpm (peak 12k rpm)"): that word is theirs, not
     the fact's before the break, which would otherwise reach past the comma for it. A bare
     noun after a comma ("10 rps, peak 25 rps") is left to the nearest-word rule, as is a
-    word with no break before it ("120 rps peak, 40 rps average")."""
+    word right after a rate ("120 rps peak, 40 rps average") unless a joining word stands
+    between ("35 rps and spikes of 140 rps")."""
     ends = {m.last for _, _, m in quantities}
     out: set[int] = set()
     for _, _, m in quantities:
         k = m.first - 1
-        if k < 1 or k in covered or toks[k].type != "PEAK" or k - 1 in ends:
+        if k < 1 or k in covered or toks[k].type != "PEAK":
             continue
-        if toks[k - 1].type != BREAK or toks[k - 1].text.isalpha():
+        if toks[k - 1].type != BREAK and not (
+            k - 1 in ends and _JOINED.fullmatch(text, toks[k - 1].end, toks[k].start)
+        ):
             continue
         if (
             toks[k].text.lower() in _PEAK_VERBS
