@@ -104,7 +104,10 @@ _SIZE_FOR_ROLLOUT = re.compile(
 )
 """A population today and another at a rollout, with the rollout the one to size."""
 _MIX_BEFORE = re.compile(r"\b(?:other|remaining|rest\s+is|rest)\s*[~≈]?\s*$", re.IGNORECASE)
-_NOT_SHARES = frozenset({"utilization", "utilisation", "util", "capacity", "discount", "off"})
+_NOT_SHARES = frozenset(
+    {"utilization", "utilisation", "util", "capacity", "discount", "off"}
+    | {"growth", "increase", "uplift", "yoy", "mom", "qoq", "annual", "annually", "headroom"}
+)
 """Words after a percentage that make it no share of a population."""
 _GROWING = re.compile(
     r"\b(?:grow|grows|growing|growth|grown|grew|increase|increases|increased|rose|risen)\b"

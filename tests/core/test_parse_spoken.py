@@ -708,6 +708,12 @@ def test_the_gpu_they_run_today_is_not_the_one_sized(catalog: Catalog) -> None:
     assert "GPU 48x l40s" in " ".join(parsed.understood)  # six L40S nodes, not H200s
 
 
+@pytest.mark.parametrize("growth", ["20% growth per year", "a 20% increase annually"])
+def test_a_growth_percentage_is_no_share_of_the_rate(growth: str, catalog: Catalog) -> None:
+    got = parse(f"GLM-5, 9,000 calls per hour and we plan for {growth}. 300 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(9000 * 24)
+
+
 @pytest.mark.parametrize(
     ("text", "per_day"),
     [
