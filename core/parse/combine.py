@@ -295,6 +295,16 @@ def combine(lex: list[Tok]) -> list[Tok]:
             continue
         out.append(t)
         i += 1
+    return _counts_after_peak(out)
+
+
+def _counts_after_peak(out: list[Tok]) -> list[Tok]:
+    """ "Scenario sized for peak: 16x H100": the multiple counts the GPUs after it, so the
+    word before is no peak-to-average ratio's ("peak 3x the average")."""
+    for k in range(len(out) - 2):
+        if out[k].type == "PEAK" and out[k + 1].type == "MULT" and out[k + 2].type in _HARDWARE:
+            t = out[k]
+            out[k] = Tok(BREAK, t.text, None, t.start, t.end)
     return out
 
 

@@ -259,3 +259,10 @@ def test_a_config_priced_at_its_spike_takes_the_spike_batch(catalog: Catalog) ->
     got = parse("GLM-5 on 8x H200, batch 16 usually and batch 64 in bursts. Quote the burst "
                 "setup at $2.80/GPU-hr", catalog).fields
     assert got["concurrency"] == 64
+
+
+def test_a_multiple_after_peak_that_counts_gpus_is_no_ratio(catalog: Catalog) -> None:
+    got = parse("Quote for peak: 24x H200, Llama 3.1 70B, 300 concurrent, $2.40/GPU-hr",
+                catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (24, 300)
+    assert "peak_to_average" not in got
