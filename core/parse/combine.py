@@ -86,8 +86,13 @@ def combine(lex: list[Tok]) -> list[Tok]:
         if kind == "OUT" and _qualifies(out, lex, i):
             i += 1  # "OSL 1.2k visible plus 4.5k reasoning": 1.2k's own word, said again
             continue
+        if kind == "BATCH" and at(i + 1) == FILLER and lex[i + 1].text == ":":
+            lex[i + 1] = t  # "Nightly batch: 400k requests": the colon only labels
+            i += 1
+            continue
         if kind == "BATCH" and at(i + 1) == "NUM" and at(i + 2) == "REQUESTS":
-            if out and out[-1].type == "PER_TIME" and out[-1].end < t.start:
+            own_time = at(i + 3) not in (BREAK, "")  # "nightly batch: 400k requests." is nightly
+            if out and out[-1].type == "PER_TIME" and out[-1].end < t.start and own_time:
                 out.pop()  # "the nightly batch": how often it runs, not the rate's time
             i += 1  # "the nightly batch 9M req/month": a workload's name, not a batch size
             continue

@@ -356,7 +356,7 @@ def _share(found: re.Match[str]) -> float:
 
 _ACTIVE_HOURS = re.compile(
     r"\b(?:during|over|in|for|across|inside|within)\s+(?:our|a|the|their)?\s*(?P<n>\d{1,2})[\s-]*"
-    r"(?:hours?|hrs?|h)\b(?:\s+(?:[a-z]+\s+)?(?:window|day|shift|business\s+day|working\s+day))?"
+    r"(?:(?:busy|working|business|active|office)\s+)?(?:hours?|hrs?|h)\b(?:\s+(?:[a-z]+\s+)?(?:window|day|shift|business\s+day|working\s+day))?"
     r"|\b(?P<n2>\d{1,2})\s*(?:(?:busy|working|business|active|office)\s+)?(?:hours|hrs|h)"
     r"\s+(?:a|per|each)\s+(?:day|night)\b",
     re.IGNORECASE,
@@ -393,9 +393,25 @@ def _clock_window(reading: Reading, name: str) -> tuple[re.Match[str], int] | No
     end = at + len(said)
     found = _CLOCK.search(reading.text, end, end + 60)
     if found is None or not _CLOCK_CUE.match(reading.text, end, found.end()):
+        found = _span_before(reading.text, at) if _THOSE_HOURS.match(reading.text, end) else None
+    if found is None:
         return None
     hours = _clock_hours(found)
     return (found, hours) if hours is not None else None
+
+
+_THOSE_HOURS = re.compile(
+    r"\s*(?:during|in|over|within|for)\s+(?:those|these|that|this|the\s+same)\s+"
+    r"(?:hours|window|span|time|period)\b",
+    re.IGNORECASE,
+)
+"""A rate said to run in a span named before it: "9am to 5pm …, 50 req/s during those hours"."""
+
+
+def _span_before(text: str, at: int) -> re.Match[str] | None:
+    """The last span of the clock said in the 120 characters before ``at``."""
+    spans = [m for m in _CLOCK.finditer(text, max(0, at - 120), at) if _clock_hours(m)]
+    return spans[-1] if spans else None
 
 
 def _clock_hours(found: re.Match[str]) -> int | None:
@@ -406,6 +422,8 @@ def _clock_hours(found: re.Match[str]) -> int | None:
     if (found["ap"] or "").lower() == "pm" and start < 12:
         start += 12
     hours = stop - start
+    if hours < 0 and (found["ap"] or "").lower() == "pm" and (found["bp"] or "").lower() == "am":
+        hours += 24  # "10pm-4am": over midnight; "9-5" stays 9 to 5, not 20 hours
     return hours if 1 <= hours < 24 and stop <= 24 else None
 
 
@@ -461,6 +479,7 @@ def active_hours(reading: Reading) -> None:
     ]
     lower = reading.lower
     if not rates:
+        _day_in_a_window(reading)
         return  # only a rate said per second, minute or hour can run some hours a day
     if any(_day_and_night(reading, name) for name in rates):
         return
@@ -495,6 +514,32 @@ def active_hours(reading: Reading) -> None:
                 f"peak {24 / hours:.3g}x the day's average: the rate runs {hours} of 24 hours"
             )
         return
+
+
+_INTO = re.compile(r"[\s,;:(-]*(?:[a-z]+\s+){0,2}?(?:into|in|within|between|from|during)\b", re.I)
+"""Words between a day's volume and the clock span it runs in: "400k requests crammed into"."""
+
+
+def _day_in_a_window(reading: Reading) -> None:
+    """ "400k requests a night, crammed into 1am-5am": a day's volume said to run in a span
+    of the clock keeps its volume, and its peak is the span's share of the day (24/hours)."""
+    name = "requests_per_day"
+    said = reading.sources.get(name, "")
+    at = reading.text.find(said) if said else -1
+    if at < 0 or reading.values.get("peak_to_average") is not None:
+        return
+    end = at + len(said)
+    found = _CLOCK.search(reading.text, end, end + 60)
+    if found is None or not _INTO.match(reading.text, end, found.start() + 1):
+        return
+    hours = _clock_hours(found)
+    if hours is None or not _THE_REST.search(reading.text, found.end(), found.end() + 40):
+        return  # idle the rest of the day, or the span is no window of the day's traffic
+    reading.values["peak_to_average"] = 24 / hours
+    reading.assume(
+        f"peak {24 / hours:.3g}x the day's average: '{said}' runs in {hours} of 24 hours "
+        f"('{' '.join(found.group().split())}')"
+    )
 
 
 _PART_OF_IT = re.compile(

@@ -266,3 +266,33 @@ def test_a_multiple_after_peak_that_counts_gpus_is_no_ratio(catalog: Catalog) ->
                 catalog).fields
     assert (got["gpus"], got["concurrency"]) == (24, 300)
     assert "peak_to_average" not in got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kimi K3: 2,000 requests an hour across 12 working hours, quiet otherwise. 400 out",
+        "Kimi K3, everything arrives in 12 office hours: 2,000 requests/hour in that time. 400 out",
+        "Kimi K3, open 7am to 7pm; 2,000 requests an hour during those hours. 400 out",
+    ],
+)
+def test_an_hourly_rate_over_named_hours_runs_only_those_hours(
+    text: str, catalog: Catalog
+) -> None:
+    got = parse(text, catalog).fields
+    assert got["requests_per_day"] == pytest.approx(2000 * 12)
+    assert got["peak_to_average"] == pytest.approx(2)
+
+
+def test_a_days_volume_run_in_a_span_of_the_clock_peaks_at_its_share(catalog: Catalog) -> None:
+    parsed = parse("Scoring job: 1.2M requests a night, squeezed into 10pm-4am, idle the rest "
+                   "of the day. Llama 3.1 8B, 900 in, 20 out", catalog)
+    assert parsed.fields["requests_per_day"] == pytest.approx(1.2e6)
+    assert parsed.fields["peak_to_average"] == pytest.approx(24 / 6)
+    assert "concurrency" not in parsed.fields
+
+
+def test_a_batch_job_labelled_with_a_colon_is_no_batch_size(catalog: Catalog) -> None:
+    got = parse("Weekly batch: 700k requests. gpt-oss-120b, 3k in, 200 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(100_000)
+    assert "concurrency" not in got
