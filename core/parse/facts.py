@@ -670,7 +670,8 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     if node is not None and unit is None:
         period = _NODE_PERIOD.match(r.text, node.end())  # "$41,600/node/month"
         unit = _NODE_PERIODS.get(p := period["period"].lower(), p) if period else None
-    if node or (unit in _GPU_PERIOD_HOURS and not per_gpu and _node_before(toks, m.first)):
+    node_named = not per_gpu and _node_before(toks, m.first)  # "node is $48/hr"
+    if node or (node_named and (unit in _GPU_PERIOD_HOURS or unit in (None, "hour"))):
         if unit in _GPU_PERIOD_HOURS:  # "one 8x H200 node at $21,900/month"
             hours = _GPU_PERIOD_HOURS[unit]
             r.assume(f"${value:,.2f} a {unit} for a node read at {hours:g} hours a {unit}")

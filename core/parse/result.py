@@ -446,6 +446,10 @@ def node_price(fields: dict[str, Any], reading: Reading, catalog: Catalog) -> li
         or reading.gpu_count
         or catalog.gpus.get(ids[0]).scale_up_domain_gpus
     )  # "2 HGX B300 nodes (16 GPUs) at $30,660 per node": 8 a node
+    listed = catalog.gpus.get(ids[0]).usd_per_gpu_hour
+    if value / per_node < listed / PRICE_SPREAD <= value <= PRICE_SPREAD * listed:
+        fields["price_per_gpu_hour"] = value  # "an 8x H200 node at $3.10/hr": a GPU's price
+        return [f"'{reading.price_said}' read per GPU: a node of {per_node} at it is too cheap"]
     fields["price_per_gpu_hour"] = value / per_node
     return [f"'{reading.price_said}' read per node of {per_node}: ${value / per_node:.2f}/GPU-hour"]
 

@@ -296,3 +296,16 @@ def test_a_batch_job_labelled_with_a_colon_is_no_batch_size(catalog: Catalog) ->
     got = parse("Weekly batch: 700k requests. gpt-oss-120b, 3k in, 200 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(100_000)
     assert "concurrency" not in got
+
+
+@pytest.mark.parametrize(
+    ("text", "per_gpu"),
+    [
+        ("3 nodes of 8x H200, gpt-oss-120b, batch 96, each node is $30/hr", 30 / 8),
+        ("scenario: one 8x H200 node at $3.10/hr, Qwen3-32B, batch 32", 3.10),
+    ],
+)
+def test_a_node_named_before_an_hourly_price_is_priced_per_node(
+    text: str, per_gpu: float, catalog: Catalog
+) -> None:
+    assert parse(text, catalog).fields["price_per_gpu_hour"] == pytest.approx(per_gpu)
