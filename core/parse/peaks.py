@@ -82,7 +82,8 @@ _HOUR_SHARE = re.compile(
 _FRACTION_OF_PEAK = re.compile(
     r"\b(?:a|one)\s+(?P<part>half|third|quarter|fifth)\s+of\s+(?:that|it|this|the\s+peak)"
     r"\s+(?:on\s+)?(?:average|avg)\b"
-    r"|\b(?:average|avg|averages)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits\s+at|maybe|abt))?\s+"
+    r"|\b(?:average|avg|averages)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits|maybe|abt)"
+    r"(?:\s+at)?)?\s+"
     r"(?:about\s+|around\s+|roughly\s+|maybe\s+|abt\s+|~\s*|(?:more\s+)?like\s+"
     r"|approximately\s+|nearly\s+)?(?:a\s+|one\s+)?"
     r"(?P<part2>half|third|quarter|fifth|1/2|1/3|1/4|1/5)\s+(?:of\s+)?(?:that|it|this|(?:the\s+)?peak)\b",
@@ -181,6 +182,13 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
         and any(t.type == "AVG" for t in m.toks)
         and not any(t.type == "PEAK" for t in m.toks)
     }  # "…, about three times our average" says the rate before it is the peak
+    for k in ratios:  # "the busiest hour runs at 3.2x the mean": the ratio's own peak word
+        for j in range(k - 1, -1, -1):
+            if j in covered or toks[k].start - toks[j].end > 30 or _punctuation(toks[j]):
+                break
+            if toks[j].type == "PEAK":
+                covered.add(j)
+                break
     said: dict[str, dict[str, list[tuple[float, str]]]] = {}
     before_back = [q for q in reading.quantities if back is not None and q[2].toks[-1].end <= back]
     pointed = before_back[-1][2] if before_back else None  # "… about half that": the peak
@@ -205,7 +213,8 @@ def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
         start = m.toks[0].start
         if side == "stated" and _PEAK_SAID.search(reading.text, max(0, start - 40), start):
             side = "peak"  # "up to forty a second", "the 10:00–12:00 window runs at 54 req/s"
-        if m is pointed or (side == "stated" and any(m.last < k <= m.last + REACH for k in ratios)):
+        ratio_after = any(_ratio_after(reading.text, m, toks, k) for k in ratios)
+        if m is pointed or (side == "stated" and ratio_after):
             side = "peak"  # "…, the average per day is 40% of this": the rate before is the peak
         said.setdefault(name, {}).setdefault(side, []).append((value, reading.said(m)))
         other = _elliptic(toks, m.last, covered)
@@ -232,6 +241,21 @@ _JOINED = re.compile(
 )
 """A word joining a peak to the rate before it: "35 rps and spikes of 140 rps"."""
 _PEAK_IS = re.compile(r"\s*(?:is|was|hits?|reaches|goes\s+to|of|at)\b", re.IGNORECASE)
+
+
+def _ratio_after(text: str, m: Match, toks: list[Tok], k: int) -> bool:
+    """Whether the ratio at ``toks[k]`` follows the rate ``m`` in its own sentence ("120 rps,
+    about three times our average"), not in the next ("60M requests; the peak hour …")."""
+    return m.last < k <= m.last + REACH and not _SENTENCE_END.search(
+        text, m.toks[-1].end, toks[k].start
+    )
+
+
+_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
+
+
+def _punctuation(t: Tok) -> bool:
+    return t.type == BREAK and not t.text.isalpha()
 
 
 def _opened(

@@ -309,3 +309,25 @@ def test_a_node_named_before_an_hourly_price_is_priced_per_node(
     text: str, per_gpu: float, catalog: Catalog
 ) -> None:
     assert parse(text, catalog).fields["price_per_gpu_hour"] == pytest.approx(per_gpu)
+
+
+def test_an_average_running_at_a_fraction_of_the_peak(catalog: Catalog) -> None:
+    got = parse("GLM-5: peak is 8k requests per minute, and the average sits at roughly a "
+                "quarter of that. 700 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(8000 * 1440 / 4)
+    assert got["peak_to_average"] == pytest.approx(4)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Monthly volume is 60M requests; the peak hour comes in at 2.5x the mean hourly rate.",
+        "We do 60M requests a month, and the busiest hour runs at about 2.5x the mean.",
+    ],
+)
+def test_the_peak_word_of_a_stated_ratio_leaves_the_volume_an_average(
+    text: str, catalog: Catalog
+) -> None:
+    got = parse(f"{text} Qwen3-32B, 300 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(2e6)
+    assert got["peak_to_average"] == pytest.approx(2.5)
