@@ -321,7 +321,11 @@ def _factor(text: str, t: Tok) -> Factor | None:
     nouns = [w for w in words if w not in _FILLER]
     if not nouns or nouns[0] in _NOT_COUNTS - _REQUEST_WORDS:
         return None
-    per: str | None = "each" if any(w in ("each", "apiece") for w in words) else None
+    each = any(  # "60k tickets a day and summarize each ticket once": each ticket, no member
+        w in ("each", "apiece") and not _own(words[k + 1 : k + 2], nouns[0])
+        for k, w in enumerate(words)
+    )
+    per: str | None = "each" if each else None
     if per is None and words[1:3] == ["on", "average"] and nouns[0] in _ASKS:
         per = "each"  # "612,000 conversations in September, 9.5 turns on average"
     if per is None and _EACH_BEFORE.search(text, max(0, t.start - 30), t.start):
@@ -373,6 +377,11 @@ def _follows(factor: Factor, before: Factor) -> bool:
         return True  # "~3% open the assistant, avg 5 turns per conversation": what they open
     stem = factor.per.rstrip("s")
     return bool(stem) and before.noun.rstrip("s").startswith(stem[: max(3, len(stem) - 1)])
+
+
+def _own(after: list[str], noun: str) -> bool:
+    """Whether the word after "each" is the count's own noun, singular or plural."""
+    return bool(after) and after[0].rstrip("s") == noun.rstrip("s")
 
 
 def _words(text: str, at: int) -> list[str]:

@@ -708,6 +708,18 @@ def test_the_gpu_they_run_today_is_not_the_one_sized(catalog: Catalog) -> None:
     assert "GPU 48x l40s" in " ".join(parsed.understood)  # six L40S nodes, not H200s
 
 
+@pytest.mark.parametrize(
+    ("then", "per_day"),
+    [("and summarize each contract once", 25_000), ("and each contract gets 2 LLM calls", 50_000)],
+)
+def test_each_said_of_the_counts_own_noun_is_no_count_per_member(
+    then: str, per_day: int, catalog: Catalog
+) -> None:
+    got = parse(f"A team of 400 lawyers will process about 25k contracts a day {then}. "
+                "Qwen3-32B, 250 out", catalog).fields
+    assert got["requests_per_day"] == per_day
+
+
 @pytest.mark.parametrize("growth", ["20% growth per year", "a 20% increase annually"])
 def test_a_growth_percentage_is_no_share_of_the_rate(growth: str, catalog: Catalog) -> None:
     got = parse(f"GLM-5, 9,000 calls per hour and we plan for {growth}. 300 out", catalog).fields
