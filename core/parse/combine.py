@@ -209,8 +209,8 @@ def combine(lex: list[Tok]) -> list[Tok]:
             k = _after_fillers(lex, i + 1)
             after_tokens = i > 0 and lex[i - 1].type == "TOKENS"  # "500-token completions"
             if after_tokens or (
-                at(k) == "NUM" and at(k + 1) not in ("PER_TIME", "TIME", "REQUESTS")
-            ):
+                at(k) == "NUM" and at(k + 1) not in ("PER_TIME", "TIME", "REQUESTS", "INS", "IN")
+            ):  # "Completions are 4k in / 60 out": the words after say the direction
                 t = Tok("OUT", t.text, None, t.start, t.end)  # "completions ~250": their length
                 kind = "OUT"
         if kind == "API" and out and out[-1].type == "NUM" and at(i + 1) == "REQUESTS":

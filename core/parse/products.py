@@ -402,7 +402,10 @@ def _segment_end(text: str, at: int) -> int:
     return at + len((said[: member.start()] if member else said).rstrip())
 
 
-_NEXT_MEMBER = re.compile(r"\band\s+(?:each|every)\b", re.IGNORECASE)
+_NEXT_MEMBER = re.compile(
+    r"\band\s+(?:each|every)\b|\b(?:with|and)\s+(?:one|two|three|four|five|a\s+single)\s+[a-z]",
+    re.IGNORECASE,
+)  # "12 steps and every step is one call", "6 chunks with one call per chunk"
 
 
 def _said(text: str, start: int, end: int) -> str:

@@ -331,3 +331,15 @@ def test_the_peak_word_of_a_stated_ratio_leaves_the_volume_an_average(
     got = parse(f"{text} Qwen3-32B, 300 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(2e6)
     assert got["peak_to_average"] == pytest.approx(2.5)
+
+
+def test_a_split_said_with_one_call_per_piece_multiplies(catalog: Catalog) -> None:
+    got = parse("Archive job: 700k PDFs a week, each broken into 4 sections with one call per "
+                "section. Llama 3.1 70B, 800 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(700_000 * 4 / 7)
+
+
+def test_completions_said_with_directions_are_no_output_length(catalog: Catalog) -> None:
+    got = parse("IDE plugin on Qwen3-32B, 250k requests a day. Completions are 3k in / 40 out.",
+                catalog).fields
+    assert (got["input_tokens"], got["output_tokens"]) == (3000, 40)
