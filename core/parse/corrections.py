@@ -85,6 +85,8 @@ _WITHDRAWN = re.compile(
 )
 """A name said unavailable before another is named: "GB300 isn't available, they'll take B300"."""
 _NOT = re.compile(r"^\s*,?\s*(?:and\s+)?not\s*$", re.IGNORECASE)
+_WORDS_THEN_NOT = re.compile(r"^[^\d.;!?\n]{0,40}?[,—–]\s*(?:and\s+)?not\s*$", re.IGNORECASE)
+"""A new figure's own words, then the one it replaces: "batch is 128 per the test, not 256"."""
 _RULED_OUT = re.compile(
     r"\b(?:ruled\s+out|rule\s+out|not|no|instead\s+of|rather\s+than|dropped|skip(?:ping)?)"
     r"\s+(?:the\s+|any\s+)?$",
@@ -110,7 +112,7 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
         return toks
     absorbed: dict[int, int] = {}  # a retracted figure -> the one now holding its value
     for n, (a, kind_a) in enumerate(figures):
-        nxt = _next_of(figures, n, kind_a, toks)
+        nxt = _next_of(figures, n, kind_a, toks, text)
         if nxt is None:
             continue
         b, kind_b = figures[nxt]
@@ -134,9 +136,9 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
                 continue
             _as_price(second)
             kind_b = "$"
-        if _NOT.match(between):
-            if kind_a == kind_b != "name":
-                _retract(toks, a, b, text)  # "it's 24x, not 16"
+        if _NOT.match(between) or (_WORDS_THEN_NOT.match(between) and _bare(toks, b)):
+            if kind_a != "name" and (kind_a == kind_b or kind_b == "n"):
+                _retract(toks, a, b, text)  # "it's 24x, not 16", "50%, not 60"
         elif (
             _marked(between)
             and not _retracts(figures, nxt, toks, text)
@@ -253,6 +255,8 @@ _OWN_UNITS = frozenset(
     | {"TIME", "PER_TIME", "USER", "AVG", "PEAK"}
 )
 """Terminals after a figure that make it a fact of its own, not a corrected one's value."""
+_FACT_WORDS = frozenset({"BATCH", "CONCURRENT", "TERM", "UTIL", "CONTEXT", "TTFT", "TPOT"})
+"""Terminals before a figure that name its fact: after a correction, a figure of another."""
 
 
 def _said_over(toks: list[Tok], text: str) -> None:
@@ -285,6 +289,9 @@ def _said_over(toks: list[Tok], text: str) -> None:
         after_new = toks[b + 1].type if b + 1 < len(toks) else END
         if after_new != after_old and after_new in _OWN_UNITS:
             continue  # "wait, they also want 2M requests a day": a new fact, not a correction
+        named = toks[b - 1].type if toks[b - 1].start > marker.start() else BREAK
+        if named in _FACT_WORDS and named != after_old and (a == 0 or named != toks[a - 1].type):
+            continue  # "36mo term. oops, batch is 128": the batch's own figure, not the term's
         _replace(toks, a, b, text[old.start : new.end])
 
 
@@ -354,15 +361,19 @@ def _sided(toks: list[Tok], text: str) -> None:
 
 
 def _next_of(
-    figures: list[tuple[int, str]], n: int, kind: str, toks: list[Tok]
+    figures: list[tuple[int, str]], n: int, kind: str, toks: list[Tok], text: str
 ) -> int | None:
     """The next figure a correction of ``figures[n]`` could be: of its kind, or any after
-    a name ("H200s, no, thirty-two" corrects the count said with the name), or a number
-    said in words after a price ("one ninety per GPU hour, no sorry, two ten")."""
+    a name ("H200s, no, thirty-two" corrects the count said with the name), a number
+    said in words after a price ("one ninety per GPU hour, no sorry, two ten"), or a bare
+    number right after ", not" ("50%, not 60")."""
     for m in range(n + 1, min(n + 4, len(figures))):
         if figures[m][1] == kind or kind == "name":
             return m
         if kind == "$" and figures[m][1] == "n" and toks[figures[m][0]].flag:
+            return m
+        a, b = figures[m - 1][0], figures[m][0]
+        if m == n + 1 and figures[m][1] == "n" and _NOT.match(text[toks[a].end : toks[b].start]):
             return m
     return None
 
@@ -466,7 +477,8 @@ def _retract(toks: list[Tok], a: int, b: int, text: str) -> None:
     """New, not old: the old value said earlier becomes the new one."""
     new, old = toks[a], toks[b]
     said = _short(text[new.start : old.end])
-    earlier = [k for k in range(a) if _kind(toks[k]) == _kind(old) and toks[k].value == old.value]
+    kinds = {_kind(old), _kind(new)}  # "plan for 60% … 50%, not 60": the old one a percent
+    earlier = [k for k in range(a) if _kind(toks[k]) in kinds and toks[k].value == old.value]
     if earlier:
         target = toks[earlier[-1]]
         target.note = f"'{said}': read as a correction, {new.text} in place of {target.text}"

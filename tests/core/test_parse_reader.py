@@ -679,6 +679,29 @@ def test_the_calls_a_member_spends_across(catalog: Catalog) -> None:
     assert any(u.endswith("× 'across 300 calls'") for u in parsed.understood)
 
 
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Qwen3-32B on L40S, 20 rps, 300 out, target 70% utilization. Update: 65%, not 70.",
+         "planned_utilization", 0.65),
+        ("8x H200 with Llama 3.1 70B, batch 64, 12-month term. Sorry, batch is 48 on their "
+         "latest run, not 64.", "concurrency", 48),
+    ],
+)
+def test_a_new_figure_then_not_the_old_replaces_it(
+    text: str, field: str, value: float, catalog: Catalog
+) -> None:
+    parsed = parse(text, catalog)
+    assert parsed.fields[field] == value
+    assert any("read as a correction" in a for a in parsed.assumed)
+
+
+def test_a_correction_naming_another_fact_leaves_the_figure_before_it(catalog: Catalog) -> None:
+    got = parse("8x H200 with Llama 3.1 70B, $3.10/GPU-hr, 24-month term. Oops, batch is 40 "
+                "in their config.", catalog).fields
+    assert (got["term_months"], got["concurrency"]) == (24, 40)
+
+
 def test_a_figure_explained_away_after_its_replacement(catalog: Catalog) -> None:
     parsed = parse("Peak-to-average is 3x. Hmm, checking my notes... it's 2.5x, the 3x was "
                    "Black Friday. Avg 12k requests/hour, Qwen2.5 72B", catalog)
