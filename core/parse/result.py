@@ -318,6 +318,9 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
             ids = [g for g in ids if g not in today]
             notes.append(f"{', '.join(today)}: what they run today, not sized")
     if kind == "traffic":
+        if "utilization" in fields and _of_today(reading, reading.sources.get("utilization")):
+            share = fields.pop("utilization")  # "today they run on A100s at about 40% util"
+            notes.append(f"{share:.0%} utilization: what they run today, not the plan")
         if "utilization" in fields and not reading.quoted_utilization:
             # a fleet's utilization is the sizing's planned one, unless said with a price
             fields["planned_utilization"] = fields.pop("utilization")
@@ -356,10 +359,31 @@ def _today_after(reading: Reading, gpu: str) -> bool:
     return at is not None and _TODAY_AFTER.match(reading.text, at) is not None
 
 
+def _of_today(reading: Reading, said: str | None) -> bool:
+    """Whether a figure was said of what they run today: in a sentence that says so, or
+    under a heading that does."""
+    if not said or (at := reading.text.find(said)) < 0:
+        return False
+    clause = context.before(reading.text, at)
+    now = [m.end() for m in _NOW.finditer(clause)]
+    if now and not _PLANNED.search(clause, now[-1]):
+        return True  # "their current fleet is 12 A100s at ~55% util", not "…, plan at 75%"
+    end = at + len(said)
+    return _under_today(reading.text, at) or bool(_NOW.match(reading.text, end, end + 16))
+
+
+def _under_today(text: str, at: int) -> bool:
+    """Whether ``at`` is under a heading about what they run today ("### Current state")."""
+    headings = [m["h"] for m in _HEADING.finditer(text, 0, at)]
+    return bool(headings) and _TODAY_HEADING.search(headings[-1]) is not None
+
+
 def _run_today(reading: Reading, gpu: str) -> bool:
     at = reading.gpu_at.get(gpu)
     if at is None:
         return False
+    if _under_today(reading.text, at):
+        return True  # "### Current state\n- Llama 2 70B on A100-80GB"
     clause = context.before(reading.text, at)[-50:]
     today = [m.start() for m in _TODAY.finditer(clause)]
     moves = [m.start() for m in _MOVE_TO.finditer(clause)]
@@ -397,9 +421,20 @@ def counted_today(reading: Reading) -> None:
         reading.gpu_said[:] = [g for g in reading.gpu_said if gpu not in g.split(" ← ")[0]]
 
 
-_TODAY_AFTER = re.compile(
-    r"(?:\d+\s*(?:[x×]\s*)?)?[\w.-]+s?\s*[,;]?\s*(?:today|now|currently|at\s+the\s+moment)\b", re.I
+_NOW = re.compile(
+    r"[\s,]*\b(?:today|currently|current|existing|now|at\s+the\s+moment|at\s+present)\b",
+    re.IGNORECASE,
 )
+_PLANNED = re.compile(r"\b(?:plan|planned|planning|target|assum|size|sizing|aim|want)", re.I)
+_HEADING = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|\*\*)(?P<h>[^\n]{1,60})$", re.MULTILINE)
+"""A markdown heading or a bold line: what the lines under it are about."""
+_TODAY_HEADING = re.compile(
+    r"\b(?:current|existing|today|as[\s-]is|present|legacy|incumbent)\b", re.IGNORECASE
+)
+_TODAY_AFTER = re.compile(
+    r"(?:\d+\s*(?:[x×]\s*)?)?[\w-]+(?:\.\w+)*s?\s*[,;]?\s*(?:today|now|currently|at\s+the\s+moment)\b",
+    re.I,
+)  # "on H20. Today they run on A100s": a new sentence's "today" is the A100s', not H20's
 """A GPU named, then "today" or "now": what they run, said after the name."""
 
 

@@ -1257,3 +1257,24 @@ def test_the_rollouts_population_when_the_rollout_is_sized(catalog: Catalog) -> 
     got = parse("Qwen3-32B copilot: 2k users in the pilot today, 30k at the Q3 rollout, size for "
                 "rollout. Each user ~20 requests/day.", catalog).fields
     assert got["requests_per_day"] == 600_000
+
+
+def test_a_gpu_in_a_sentence_before_today_is_the_one_asked_about(catalog: Catalog) -> None:
+    parsed = parse("New deal: GLM-5 on MI355X. Today they run on H100s at about 35% util. "
+                   "Target is 900 requests/min, 400 out", catalog)
+    assert parsed.fields["gpus"] == ("mi355x",)
+    assert "planned_utilization" not in parsed.fields
+    assert any("what they run today" in a for a in parsed.ambiguities)
+
+
+def test_a_gpu_under_a_current_state_heading_is_not_sized(catalog: Catalog) -> None:
+    parsed = parse("## Existing setup\n- Qwen2.5-72B on H100 SXM, 60% utilized\n"
+                   "## Future setup\n- Qwen3-32B on H200\n- 2M requests/day, 250 out", catalog)
+    assert parsed.fields["gpus"] == ("h200",)
+    assert "planned_utilization" not in parsed.fields
+
+
+def test_a_planned_utilization_after_today_s_volume_is_kept(catalog: Catalog) -> None:
+    got = parse("Kimi K3 on B300: 3M requests/day today, plan for 65% utilization. 500 out",
+                catalog).fields
+    assert got["planned_utilization"] == pytest.approx(0.65)
