@@ -43,7 +43,8 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "CONTEXT": ("", "context ctx"),
     "PEAK": (
         "",
-        "peak peaks peaky peaking peaked burst bursts spikes spike busiest spiky spikey bursty pk",
+        "peak peaks peaky peaking peaked burst bursts bursting spikes spike spiking busiest spiky "
+        "spikey bursty pk",
     ),
     "NODES": ("", "node nodes server servers box boxes host hosts machine machines rack racks"),
     "CENTS": ("", "cents cent ¢"),

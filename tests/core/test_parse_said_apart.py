@@ -245,6 +245,8 @@ def test_a_weekday_asked_for_is_sized(catalog: Catalog) -> None:
         "Kimi K3: 3M requests/day; the lunchtime peak is 90 req/s. 600 out",
         "Kimi K3 at 3M requests per day (peak 90 req/s), 600 out",
         "Kimi K3, 3M requests a day and spikes of 90 req/s, 600 out",
+        "Kimi K3, 3M requests a day, spiking to 90 req/s at lunch, 600 out",
+        "Kimi K3, 3M requests a day, bursting to 90 req/s at lunch, 600 out",
     ],
 )
 def test_a_peak_said_after_the_daily_volume_is_the_peak_of_it(
