@@ -136,6 +136,9 @@ def combine(lex: list[Tok]) -> list[Tok]:
                     or _split(lex, i)
                 )
                 if paired is not None:
+                    label = _io_label(lex, i) if paired.type == "INOUT" else None
+                    if label is not None and len(out) >= label:
+                        del out[-label:]  # "Input / output tokens: 1,000 / 500": the pair's
                     out.append(paired)
                     i += 3
                     continue
@@ -466,6 +469,22 @@ def _glued(lex: list[Tok], i: int, joints: tuple[str, ...]) -> tuple[Tok, Tok, T
     return a, joint, b
 
 
+def _io_label(lex: list[Tok], i: int) -> int | None:
+    """How many terminals of an "Input / output tokens:" label end right before ``lex[i]``
+    (fillers aside): the pair after it is the request's input and output."""
+    j, kept = i - 1, 0
+    while j >= 0 and lex[j].type == FILLER and lex[j].text != "/":
+        j -= 1
+    if j >= 0 and lex[j].type == "TOKENS":
+        j, kept = j - 1, kept + 1
+    if j < 0 or lex[j].type not in ("OUT", "OUTS"):
+        return None
+    j, kept = j - 1, kept + 1
+    if j < 1 or lex[j].text != "/" or lex[j - 1].type not in ("IN", "INS"):
+        return None
+    return kept + 1
+
+
 def _spaced_pair(lex: list[Tok], i: int) -> tuple[Tok, Tok, Tok] | None:
     """ "…, 1.5k / 400." : two lengths spaced around a slash, alone in their clause."""
     if i + 2 >= len(lex) or lex[i + 1].text != "/" or lex[i + 2].type != "NUM":
@@ -473,7 +492,7 @@ def _spaced_pair(lex: list[Tok], i: int) -> tuple[Tok, Tok, Tok] | None:
     a, slash, b = lex[i], lex[i + 1], lex[i + 2]
     after = lex[i + 3].type if i + 3 < len(lex) else BREAK
     before = lex[i - 1].type if i > 0 else BREAK
-    alone = before in (BREAK, "GPU", "MODEL", "PRECISION")
+    alone = before in (BREAK, "GPU", "MODEL", "PRECISION") or _io_label(lex, i) is not None
     if after not in (BREAK, "TOKENS") or not alone:
         return None
     scaled = _scale_of(a.text) > 1 or _scale_of(b.text) > 1

@@ -522,3 +522,11 @@ def test_a_requirement_column_holds_the_figures(catalog: Catalog) -> None:
     got = parse("| # | Metric | Requirement |\n|---|---|---|\n| 1 | Model | Qwen3-32B |\n"
                 "| 2 | Output tokens per week | 70M |\n| 3 | TPOT | ≤ 20 ms |", catalog).fields
     assert (got["output_tokens_per_day"], got["min_per_user_tokens_per_s"]) == (10e6, 50)
+
+
+@pytest.mark.parametrize(
+    "line", ["- Input / output tokens: 2,400 / 350", "- Prompt / completion tokens: 2,400 / 350"]
+)
+def test_a_spaced_input_output_label_reads_its_pair(catalog: Catalog, line: str) -> None:
+    got = fields(catalog, f"- Model: Qwen3-32B\n{line}\n- Volume: 90k requests/day")
+    assert (got["input_tokens"], got["output_tokens"]) == (2400, 350)
