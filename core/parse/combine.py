@@ -29,6 +29,10 @@ _NUMBER_THEN = {"PCTWORD": "PCT", "TIMESWORD": "MULT", "FXWORD": "FX"}
 _OVER = frozenset({"over", "in", "during", "across", "within"})
 _NOT_GENERATED = ("embed", "rerank", "retriev", "vector", "search", "ocr", "asr", "tts")
 """Calls that go to something other than the model sized: not requests to it."""
+_DOES = frozenset(
+    {"does", "do", "gets", "gives", "pushes", "delivers", "hits", "handles", "serves", "can"}
+)
+"""Verbs after "GPU" that make the figure after them what it does, not how many GPUs."""
 _PAIR_JOINTS = frozenset({":", "-", "to", "To", "TO", "/", "x", "X", "×"})
 
 
@@ -56,6 +60,10 @@ def combine(lex: list[Tok]) -> list[Tok]:
         if kind == BREAK:  # most terminals are breaks and fillers: a break is kept once
             if out and out[-1].type != BREAK:
                 out.append(t)
+            i += 1
+            continue
+        if kind == FILLER and t.text.lower() in _DOES and out and out[-1].type == "GPUWORD":
+            out.append(Tok(BREAK, t.text, None, t.start, t.end))  # "a GPU does 2,500 tok/s"
             i += 1
             continue
         if kind == FILLER:  # dropped, but for two that say something beside a figure

@@ -309,6 +309,11 @@ def _tokens(
             "request, e.g. '800 in / 400 out'"
         )
         return
+    if _OF_ONE_GPU.match(r.text, m.toks[-1].end) or _ONE_GPU_DOES.search(
+        context.before(r.text, m.toks[0].start)
+    ):
+        r.ambiguous(f"'{said}' is one GPU's throughput, not read as traffic")
+        return
     if _measured(r, m):
         r.ambiguous(f"'{said}' is a throughput they measured, not read as traffic")
         return
@@ -528,6 +533,13 @@ _MEASURING = re.compile(
     r"(?:about|around|~)?\s*$",
     re.IGNORECASE,
 )
+_ONE_GPU_DOES = re.compile(
+    r"\b(?:one|a|each|single|every)\s+(?:gpu|card|accelerator)\s+(?:does|gets|gives|pushes"
+    r"|delivers|hits|handles|can\s+do|serves)\s*(?:about|around|roughly|~)?\s*$",
+    re.IGNORECASE,
+)
+_OF_ONE_GPU = re.compile(r"\s*(?:per|/|a|each|on\s+(?:one|a|each))\s*(?:gpu|card)\b", re.I)
+"""After a token rate, words that make it one GPU's throughput: "1,850 output tok/s per GPU"."""
 
 
 def _measured(r: Reading, m: Match) -> bool:

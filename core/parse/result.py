@@ -218,6 +218,13 @@ _ABOUT_US = re.compile(
     re.IGNORECASE,
 )
 """A question about the advisor itself, with no model or GPU: no sizing."""
+_NOTHING_ASKED = re.compile(
+    r"\b(?:no\s+action\s+(?:needed|required)|nothing\s+to\s+(?:size|price|quote|do)\b"
+    r"|no\s+(?:sizing|quote|pricing)\s+(?:needed|required)|(?:just\s+)?fyi\s+only"
+    r"|no\s+need\s+to\s+(?:size|price|quote|run))",
+    re.IGNORECASE,
+)
+"""A message that says nothing is asked of the advisor: a recap, not a sizing."""
 _CAPACITY_ASKED = re.compile(
     r"\bhow\s+(?:many|much)\s+(?:concurrent\s+|simultaneous\s+)?(?:users|requests|sessions|streams"
     r"|people|traffic|throughput)\b[^?.]{0,80}?\b(?:support|handle|serve|sustain|fit|get)\b",
@@ -261,6 +268,8 @@ def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
     named = values.get("model") is not None or reading.gpu_ids or pairs.gpu_ids
     if not named and _ABOUT_US.search(reading.text):
         return "unknown"  # "Does leasewise handle bursty traffic, like a 10x spike?"
+    if want is None and _NOTHING_ASKED.search(reading.text):
+        return "unknown"  # "Recap of the benchmark, no action needed: on 8x H200 we measured …"
     if any(values.get(v) is not None for v in VOLUME):
         return "traffic"
     if pairs.gpu_count or pairs.gpu_ids or "concurrency" in values:

@@ -278,6 +278,10 @@ def _lexemes(
             tok, i = hit
             out.append(tok)
             continue
+        if r.lower == "one" and i and raws[i - 1].lower in _PRONOUN_ONE:
+            _break(out, r)  # "can security answer this one?": no count of one
+            i += 1
+            continue
         if (
             r.kind == "num"
             or (r.kind == "word" and r.lower in numbers.NUMBER_WORDS)
@@ -312,6 +316,8 @@ def _lexemes(
     return out
 
 
+_PRONOUN_ONE = frozenset({"this", "that", "which", "no", "any", "another"})
+"""Words before "one" that make it a pronoun: "this one", "which one", "no one"."""
 _BEFORE_A_FIGURE = frozenset({"OUT", "IN", "REASON", "TOKENS", "PEAK", "CONCURRENT", "CONTEXT"})
 _WINDOW_WORDS = frozenset({"sub", "subsecond", "last", "past", "in", "during"})
 

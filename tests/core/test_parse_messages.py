@@ -258,6 +258,11 @@ MESSAGES: list[tuple[str, str, dict[str, Any]]] = [
     # -- nothing to size --------------------------------------------------------
     ("hi team, any update on the Acme deal?", "unknown", {}),
     ("what's the best GPU for Kimi K3?", "unknown", {"model": K3}),
+    ("FYI only: K3 on 8x B300 ran batch 64 at 41 tok/s per user in their pilot", "unknown", {}),
+    ("Legal asks: could you reply to this one? They need our DPA signed by Friday.", "unknown", {}),
+    ("Rule of thumb check: if a GPU does 2,500 tok/s, what is that a month?", "unknown", {}),
+    ("K3 on B300, 2,500 tok/s per GPU on their bench, 30M requests/day", "traffic",
+     {"requests_per_day": 30e6, "output_tokens_per_day": None}),
 ]
 
 
