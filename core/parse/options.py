@@ -23,11 +23,16 @@ _TAKEN = re.compile(
     r"(?P<n>\d{1,3})(?:[\s-]*(?:months?|mo|mos)\b)?(?![\d,]|\.\d|\s*(?:gpus?|%|x\b|k\b|tok|req))",
     re.IGNORECASE,
 )
+_IF_BEFORE = re.compile(r"\b(?:if|when|should)\s+$", re.IGNORECASE)
 _CHOOSING = frozenset(
     {"want", "pick", "chose", "choos", "prefer", "went with", "go with", "take", "took", "sign"}
 )
 """Words of choosing, looked for before the regex that reads what was taken."""
-_PRICED_AT = r"\$\s?(?P<price>\d[\d,]*(?:\.\d+)?)[^$;\n]{0,20}?\b(?:at|on|for)\s+(?:a\s+)?"
+_PRICED_AT = (
+    r"\$\s?(?P<price>\d[\d,]*(?:\.\d+)?)[^$;\n]{0,20}?\b(?:at|on|for|(?:if\s+)?(?:they|we)\s+"
+    r"(?:go|sign|take|commit\s+to)(?:\s+for)?)\s+(?:a\s+)?"
+)
+"""A price said before the term it goes with: "$3.75 on 24", "$3.75 if they go 24"."""
 _PRICE_AFTER = r"[^$;\n]{0,12}?\$\s?(?P<price>\d[\d,]*(?:\.\d+)?)(?:\s*/\s*(?:gpu\s*/\s*)?\w+)?"
 """A price said after the term it goes with: "24 months at $3.25/hr"."""
 _HOURS = {"mo": 730.0, "month": 730.0, "yr": 8760.0, "year": 8760.0}
@@ -43,7 +48,9 @@ def taken(reading: Reading) -> None:
     months = int(found["n"])
     before = reading.text[: found.start()]
     offered = re.search(
-        rf"\b(?:(?:at|on|for)\s+(?:a\s+)?{months}\b|{months}[\s-]*(?:months?|mo)\b)", before
+        rf"\b(?:(?:at|on|for|go|sign|take|commit\s+to)\s+(?:a\s+)?{months}\b"
+        rf"|{months}[\s-]*(?:months?|mo)\b)",
+        before,
     )
     if offered is None or not 1 <= months <= 120:
         return
@@ -83,7 +90,14 @@ def _taken_at(text: str, lower: str) -> re.Match[str] | None:
     for word in _CHOOSING:
         at = lower.find(word)
         while at != -1:
-            found = _TAKEN.search(text, max(0, at - 25), at + len(word) + 30)
+            found = next(
+                (
+                    f
+                    for f in _TAKEN.finditer(text, max(0, at - 25), at + len(word) + 30)
+                    if not _IF_BEFORE.search(text, max(0, f.start() - 8), f.start())
+                ),  # "… or $2.10 if they sign 36": an offer, not the one taken
+                None,
+            )
             if found is not None:
                 hits.append(found)
                 break
@@ -103,7 +117,8 @@ _ROLE_BEFORE = (
     (
         "agreed",
         re.compile(
-            r"\b(?:(?:met|settled|landed|agreed|signed|closed|accepted|accepting|final|meet)\b"
+            r"\b(?:(?:met|settled|landed|agreed|signed|closed|accepted|accepting|(?<!and\s)final"
+            r"|meet)\b"
             r"[^$\n.;]{0,15}|\bdeal\s+(?:is|at)\s*(?:at\s*)?)$",
             re.IGNORECASE,
         ),

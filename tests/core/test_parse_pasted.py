@@ -272,6 +272,8 @@ def test_a_node_price_a_month_with_its_gpu_and_a_count_of_nodes(catalog: Catalog
         ("our rate card says $2.40/GPU-hr for H100 at 12 months, $2.10 at 36. They want 36.", 2.10),
         ("$2.10/GPU-hr on 36 or $2.40 at 12 months. They picked 36.", 2.10),
         ("$1,752/GPU/mo on a 12-month term or $1,533/GPU/mo on 36. They chose 36.", 2.10),
+        ("Best and final is $2.40/GPU-hr on 12 months, or $2.10 if they sign 36. They went with "
+         "36.", 2.10),
     ],
 )
 def test_the_term_taken_of_those_offered_and_its_price(
