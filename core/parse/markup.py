@@ -46,6 +46,10 @@ dash between words stays a break: "B300 – 16 GPUs" is no range, its figure is 
 nor does a clock's, "08:00–20:00", a window the volumes read)."""
 
 
+_SWISS_THOUSANDS = re.compile(r"(?<![\d'’.,])\d{1,3}(?:['’]\d{3})+(?![\d'’])")
+"""Thousands grouped with an apostrophe, the Swiss way: "700'000 requests", "3’000 tokens"."""
+
+
 def _as_hyphen(match: re.Match[str]) -> str:
     low = match.group("low")
     return "-" if low is None else f"{low}-"
@@ -71,6 +75,8 @@ def plain_text(text: str) -> tuple[str, bool]:
     text = unicodedata.normalize("NFKC", text)
     if "–" in text:
         text = _EN_DASH_RANGE.sub(_as_hyphen, text)
+    if "'" in text or "’" in text:
+        text = _SWISS_THOUSANDS.sub(lambda m: m.group().replace("'", ",").replace("’", ","), text)
     if "~" in text:
         text = _STRUCK.sub(lambda m: " " * len(m.group()), text)
     if "```" not in text:

@@ -532,3 +532,10 @@ def test_a_requirement_column_holds_the_figures(catalog: Catalog) -> None:
 def test_a_spaced_input_output_label_reads_its_pair(catalog: Catalog, line: str) -> None:
     got = fields(catalog, f"- Model: Qwen3-32B\n{line}\n- Volume: 90k requests/day")
     assert (got["input_tokens"], got["output_tokens"]) == (2400, 350)
+
+
+@pytest.mark.parametrize("sep", ["'", "’"])
+def test_thousands_grouped_with_an_apostrophe_are_one_number(catalog: Catalog, sep: str) -> None:
+    got = fields(catalog, f"Qwen3-32B auf H200: 1{sep}250{sep}000 Anfragen pro Tag, 2{sep}500 "
+                 "input and 300 output tokens")
+    assert (got["requests_per_day"], got["input_tokens"]) == (1_250_000, 2500)
