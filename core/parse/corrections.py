@@ -103,6 +103,7 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
     """``toks`` with corrections applied (retracted terminals become breaks)."""
     _tried(toks, text)
     _too_few(toks, text)
+    _scratched(toks, text)
     if not _marks_anywhere(text):
         _restated(toks, text)  # "the 3x was Black Friday" needs no marker word
         return toks  # most messages correct nothing: one look decides it
@@ -293,6 +294,57 @@ def _said_over(toks: list[Tok], text: str) -> None:
         if named in _FACT_WORDS and named != after_old and (a == 0 or named != toks[a - 1].type):
             continue  # "36mo term. oops, batch is 128": the batch's own figure, not the term's
         _replace(toks, a, b, text[old.start : new.end])
+
+
+_SCRATCH_NAMED = re.compile(
+    r"\b(?:scratch|ignore|drop|forget|disregard)\s+(?:the|that|my)\s+(?P<what>[a-z]+(?:[\s/-][a-z]+)?)"
+    r"\s+(?:number|figure|estimate|count|value|one)\b",
+    re.IGNORECASE,
+)
+"""A correction that names what it takes back: "scratch the reasoning number"."""
+
+
+def _scratched(toks: list[Tok], text: str) -> None:
+    """ "4,000 reasoning tokens … Scratch the reasoning number, … it's closer to 2,500": the
+    first bare figure after the words takes the place of the one said with the named word."""
+    lower = text.lower()
+    if not any(w in lower for w in ("scratch", "ignore", "drop", "forget", "disregard")):
+        return
+    for found in _SCRATCH_NAMED.finditer(text):
+        words = {w.lower() for w in re.split(r"[\s/-]", found["what"])}
+        named = [
+            k
+            for k, t in enumerate(toks)
+            if t.end <= found.start() and _kind(t) in ("n", "$", "%")
+            and any(_names(toks[j].text.lower(), words) for j in _beside(toks, k))
+        ]
+        new = next(
+            (
+                k
+                for k, t in enumerate(toks)
+                if t.start >= found.end() and _kind(t) in ("n", "$", "%") and _bare(toks, k)
+                and t.start - found.end() <= 120
+            ),
+            None,
+        )
+        if named and new is not None:
+            _replace(toks, named[-1], new, text[found.start() : toks[new].end])
+
+
+def _names(said: str, words: set[str]) -> bool:
+    """Whether a terminal's text is one of the named words, or its short form ("out")."""
+    return len(said) >= 2 and any(w.startswith(said) or said.startswith(w) for w in words)
+
+
+def _beside(toks: list[Tok], k: int) -> list[int]:
+    """The terminals right around a figure, up to a break on either side."""
+    out = []
+    for step in (-1, 1):
+        j = k + step
+        while 0 <= j < len(toks) and abs(j - k) <= 2 and toks[j].type != BREAK:
+            out.append(j)
+            j += step
+    return out
 
 
 def _period_only(toks: list[Tok], a: int, b: int) -> bool:

@@ -696,6 +696,23 @@ def test_a_new_figure_then_not_the_old_replaces_it(
     assert any("read as a correction" in a for a in parsed.assumed)
 
 
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("GLM-5 on H200: 3k in, 500 out, 2M requests/day. Ignore the output figure, the new "
+         "template makes it more like 350.", "output_tokens", 350),
+        ("Kimi K3, 6k prompt tokens, 400 out, 1M req/day. Scratch the prompt number: after "
+         "trimming it is about 4,500.", "input_tokens", 4500),
+    ],
+)
+def test_a_correction_naming_its_field_replaces_that_figure(
+    text: str, field: str, value: int, catalog: Catalog
+) -> None:
+    parsed = parse(text, catalog)
+    assert parsed.fields[field] == value
+    assert any("read as a correction" in a for a in parsed.assumed)
+
+
 def test_a_correction_naming_another_fact_leaves_the_figure_before_it(catalog: Catalog) -> None:
     got = parse("8x H200 with Llama 3.1 70B, $3.10/GPU-hr, 24-month term. Oops, batch is 40 "
                 "in their config.", catalog).fields
