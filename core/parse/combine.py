@@ -29,6 +29,11 @@ _NUMBER_THEN = {"PCTWORD": "PCT", "TIMESWORD": "MULT", "FXWORD": "FX"}
 _OVER = frozenset({"over", "in", "during", "across", "within"})
 _NOT_GENERATED = ("embed", "rerank", "retriev", "vector", "search", "ocr", "asr", "tts")
 """Calls that go to something other than the model sized: not requests to it."""
+_CONTEXT_VERBS = frozenset(
+    {"has", "have", "to", "must", "should", "needs", "need", "support", "supports", "handle"}
+    | {"cover", "be", "at", "least", "up", "is", "of", "reach", "hold", "fit", "take"}
+)
+"""Words between "context" and its length: "the context window has to support 32k"."""
 _DOES = frozenset(
     {"does", "do", "gets", "gives", "pushes", "delivers", "hits", "handles", "serves", "can"}
 )
@@ -62,6 +67,16 @@ def combine(lex: list[Tok]) -> list[Tok]:
                 out.append(t)
             i += 1
             continue
+        if kind == "CONTEXT":
+            k = i + 1
+            while k < n and k - i <= 5 and lex[k].type in (BREAK, FILLER) and (
+                lex[k].text.lower() in _CONTEXT_VERBS
+            ):
+                k += 1
+            if k > i + 1 and at(k) == "NUM":
+                out.append(t)  # "the context window has to support 32k": the window's length
+                i = k
+                continue
         if kind == FILLER and t.text.lower() in _DOES and out and out[-1].type == "GPUWORD":
             out.append(Tok(BREAK, t.text, None, t.start, t.end))  # "a GPU does 2,500 tok/s"
             i += 1

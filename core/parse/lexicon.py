@@ -378,6 +378,9 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("tensor", "_", "parallel", "_", "size"): BREAK,
     ("pipeline", "-", "parallel", "-", "size"): BREAK,
     ("context", "window"): "CONTEXT",
+    ("context", "length"): "CONTEXT",
+    ("context", "size"): "CONTEXT",
+    ("context", "lengths"): "CONTEXT",
     ("contract", "length"): "TERM",  # "Contract length (months): 24"
     ("contract", "length", "(", "months", ")"): "TERM",
     ("term", "length"): "TERM",

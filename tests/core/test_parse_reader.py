@@ -848,6 +848,16 @@ def test_an_rfp_matrix_with_requirement_ids_and_field_names_before_values(
     assert not any("read as months" in a for a in parsed.assumed)
 
 
+@pytest.mark.parametrize(
+    "said",
+    ["context length 65,536", "a maximum context length of 65,536 tokens",
+     "the context window must support 65,536 tokens", "context size: 65,536"],
+)
+def test_a_context_length_said_in_words_is_the_context(said: str, catalog: Catalog) -> None:
+    got = fields(f"Qwen3-235B on H200, 400k requests/day, 900 out, {said}.", catalog)
+    assert got["context_tokens"] == 65_536
+
+
 def test_a_prompt_of_up_to_n_tokens_of_context_is_the_context(catalog: Catalog) -> None:
     got = fields("R-4.2 Prompt: up to 8,000 tokens of context; typical prompt 2,500 tokens. "
                  "Llama 3.1 405B", catalog)
