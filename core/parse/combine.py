@@ -68,14 +68,14 @@ def combine(lex: list[Tok]) -> list[Tok]:
             i += 1
             continue
         if kind == "CONTEXT":
-            k = i + 1
-            while k < n and k - i <= 5 and lex[k].type in (BREAK, FILLER) and (
-                lex[k].text.lower() in _CONTEXT_VERBS
+            j = i + 1
+            while j < n and j - i <= 5 and lex[j].type in (BREAK, FILLER) and (
+                lex[j].text.lower() in _CONTEXT_VERBS
             ):
-                k += 1
-            if k > i + 1 and at(k) == "NUM":
+                j += 1
+            if j > i + 1 and at(j) == "NUM":
                 out.append(t)  # "the context window has to support 32k": the window's length
-                i = k
+                i = j
                 continue
         if kind == FILLER and t.text.lower() in _DOES and out and out[-1].type == "GPUWORD":
             out.append(Tok(BREAK, t.text, None, t.start, t.end))  # "a GPU does 2,500 tok/s"
