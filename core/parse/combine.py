@@ -326,7 +326,22 @@ def combine(lex: list[Tok]) -> list[Tok]:
             continue
         out.append(t)
         i += 1
-    return _counts_after_peak(out)
+    return _own_times(_counts_after_peak(out))
+
+
+def _own_times(out: list[Tok]) -> list[Tok]:
+    """ "10 hours a day at about 30 requests/s": a rate's own time after it is its time; the
+    one before ("a day") was the hours', so it is no time of the rate's."""
+    for k in range(len(out) - 3):
+        if (
+            out[k].type == "PER_TIME"
+            and out[k + 1].type == "NUM"
+            and out[k + 2].type in ("REQUESTS", "TOKENS", "OUT", "OUTS")
+            and out[k + 3].type == "PER_TIME"
+        ):
+            t = out[k]
+            out[k] = Tok(BREAK, t.text, None, t.start, t.end)
+    return out
 
 
 def _counts_after_peak(out: list[Tok]) -> list[Tok]:

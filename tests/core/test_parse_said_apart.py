@@ -345,3 +345,9 @@ def test_completions_said_with_directions_are_no_output_length(catalog: Catalog)
     got = parse("IDE plugin on Qwen3-32B, 250k requests a day. Completions are 3k in / 40 out.",
                 catalog).fields
     assert (got["input_tokens"], got["output_tokens"]) == (3000, 40)
+
+
+def test_a_rates_own_time_wins_over_the_hours_said_before_it(catalog: Catalog) -> None:
+    got = parse("Runs 8 hours a day at roughly 25 requests/s and idles overnight. Qwen3-32B, "
+                "1k in / 200 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(25 * 3600 * 8)
