@@ -394,6 +394,10 @@ def _run_today(reading: Reading, gpu: str) -> bool:
     if _under_today(reading.text, at):
         return True  # "### Current state\n- Llama 2 70B on A100-80GB"
     clause = context.before(reading.text, at)[-50:]
+    begin = at - len(clause)
+    others = [p for g, p in reading.gpu_at.items() if g != gpu and begin <= p < at]
+    if others:  # "move off our current H100 provider to B300": "current" is the H100's
+        clause = reading.text[max(others) : at]
     today = [m.start() for m in _TODAY.finditer(clause)]
     moves = [m.start() for m in _MOVE_TO.finditer(clause)]
     return bool(today) and (not moves or today[-1] > moves[-1])  # "want to move off our H100"

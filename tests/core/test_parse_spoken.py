@@ -1278,3 +1278,11 @@ def test_a_planned_utilization_after_today_s_volume_is_kept(catalog: Catalog) ->
     got = parse("Kimi K3 on B300: 3M requests/day today, plan for 65% utilization. 500 out",
                 catalog).fields
     assert got["planned_utilization"] == pytest.approx(0.65)
+
+
+@pytest.mark.parametrize(
+    "move", ["move off our current H100 cluster to", "leave their existing H100s for"]
+)
+def test_the_gpu_moved_to_after_todays_is_the_one_sized(move: str, catalog: Catalog) -> None:
+    parsed = parse(f"They want to {move} H200 for Qwen3-32B, 40 rps, 300 out", catalog)
+    assert parsed.fields["gpus"] == ("h200",)
