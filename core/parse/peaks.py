@@ -85,7 +85,7 @@ _FRACTION_OF_PEAK = re.compile(
     r"|\b(?:average|avg|averages)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits|maybe|abt)"
     r"(?:\s+at)?)?\s+"
     r"(?:about\s+|around\s+|roughly\s+|maybe\s+|abt\s+|~\s*|(?:more\s+)?like\s+"
-    r"|approximately\s+|nearly\s+)?(?:a\s+|one\s+)?"
+    r"|approximately\s+|nearly\s+)?(?:a\s+|one\s+|the\s+)?"
     r"(?P<part2>half|third|quarter|fifth|1/2|1/3|1/4|1/5)\s+(?:of\s+)?(?:that|it|this|(?:the\s+)?peak)\b",
     re.IGNORECASE,
 )
@@ -312,6 +312,8 @@ def _elliptic(toks: list[Tok], last: int, covered: set[int]) -> tuple[Tok, str] 
         t = toks[k]
         if t.type != "NUM" or k in covered:
             continue
+        if isinstance(t.value, float) and t.value < 1:
+            return None  # "the average is one third of the peak": a share, no volume
         if k + 1 < len(toks) and toks[k + 1].type in _OWN_UNIT:
             return None  # "…; a typical day is ~1.2M requests": a figure with its own unit
         back = k - 1

@@ -313,9 +313,13 @@ def test_a_node_named_before_an_hourly_price_is_priced_per_node(
     assert parse(text, catalog).fields["price_per_gpu_hour"] == pytest.approx(per_gpu)
 
 
-def test_an_average_running_at_a_fraction_of_the_peak(catalog: Catalog) -> None:
-    got = parse("GLM-5: peak is 8k requests per minute, and the average sits at roughly a "
-                "quarter of that. 700 out", catalog).fields
+@pytest.mark.parametrize(
+    "average",
+    ["the average sits at roughly a quarter of that", "the average is one quarter of the peak",
+     "the average is the quarter of this"],
+)
+def test_an_average_running_at_a_fraction_of_the_peak(average: str, catalog: Catalog) -> None:
+    got = parse(f"GLM-5: peak is 8k requests per minute, and {average}. 700 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(8000 * 1440 / 4)
     assert got["peak_to_average"] == pytest.approx(4)
 
