@@ -24,6 +24,8 @@ _VOLUME_AFTER = frozenset({"OUT", "OUTS", "IN", "INS", "REASON", "TOKENS", "REQU
 _HARDWARE = frozenset({"GPU", "GPUWORD", "NODES"})
 """After "and", a direction word starts the next amount ("1.200 tokens and output 350")."""
 _HOURS = frozenset({"hour", "minute", "second"})
+_HOUR_VERBS = frozenset({"sees", "saw", "gets", "hits", "handles", "carries", "takes", "brings"})
+"""Verbs between a peak or average hour and its count: "busiest hour sees 90,000 requests"."""
 _NUMBER_THEN = {"PCTWORD": "PCT", "TIMESWORD": "MULT", "FXWORD": "FX"}
 """A number and the word after it that says what it is, as one terminal."""
 _OVER = frozenset({"over", "in", "during", "across", "within"})
@@ -333,15 +335,17 @@ def _own_times(out: list[Tok]) -> list[Tok]:
     """ "10 hours a day at about 30 requests/s": a rate's own time after it is its time; the
     one before ("a day") was the hours', so it is no time of the rate's."""
     for k in range(len(out) - 3):
+        j = k + 2 if out[k + 1].type in ("AVG", "TRAFFIC") else k + 1  # "daily average is"
         if (
             out[k].type == "PER_TIME"
-            and out[k + 1].type == "NUM"
-            and out[k + 2].type in ("REQUESTS", "TOKENS", "OUT", "OUTS")
-            and out[k + 3].type == "PER_TIME"
+            and j + 2 < len(out)
+            and out[j].type == "NUM"
+            and out[j + 1].type in ("REQUESTS", "TOKENS", "OUT", "OUTS")
+            and out[j + 2].type == "PER_TIME"
         ):
-            t = out[k]
-            out[k] = Tok(BREAK, t.text, None, t.start, t.end)
-    return out
+            t = out[k]  # kept as a filler beside "average": "~2x the yearly average of 3M/day"
+            out[k] = Tok(BREAK if j == k + 1 else FILLER, t.text, None, t.start, t.end)
+    return [t for t in out if t.type != FILLER]
 
 
 def _counts_after_peak(out: list[Tok]) -> list[Tok]:
@@ -392,6 +396,8 @@ def _hourly(lex: list[Tok], i: int) -> tuple[list[Tok], int] | None:
     k = _after_fillers(lex, j)
     if k < len(lex) and lex[k].type == "TRAFFIC":
         k = _after_fillers(lex, k + 1)  # "Peak hour volume: 36,000 requests"
+    if k < len(lex) and lex[k].type == BREAK and lex[k].text.lower() in _HOUR_VERBS:
+        k = _after_fillers(lex, k + 1)  # "Busiest hour sees 90,000 requests"
     if (
         j < k < len(lex)
         and lex[k - 1].text.lower() in ("for", "at")

@@ -293,6 +293,10 @@ def _said_over(toks: list[Tok], text: str) -> None:
         named = toks[b - 1].type if toks[b - 1].start > marker.start() else BREAK
         if named in _FACT_WORDS and named != after_old and (a == 0 or named != toks[a - 1].type):
             continue  # "36mo term. oops, batch is 128": the batch's own figure, not the term's
+        if after_old == after_new == "TIME" and toks[a + 1].value != toks[b + 1].value:
+            unit, said = toks[a + 1], toks[b + 1]  # "TTFT 1.5s — no, make it 800 ms": its unit too
+            unit.value, unit.text = said.value, said.text
+            _drop(toks, b + 1)
         _replace(toks, a, b, text[old.start : new.end])
 
 

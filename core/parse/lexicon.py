@@ -344,6 +344,11 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("peak", "hour"): "PEAK",
     ("busy", "hour"): "PEAK",  # "busy hour is ~90k requests": telephony's word for it
     ("rush", "hour"): "PEAK",
+    ("evening", "rush"): "PEAK",  # "evening rush hits 12k req/min"; "no rush" stays no peak
+    ("morning", "rush"): "PEAK",
+    ("lunch", "rush"): "PEAK",
+    ("lunchtime", "rush"): "PEAK",
+    ("holiday", "rush"): "PEAK",
     ("peak", "loads"): "PEAK",
     ("peak", "load"): "PEAK",
     ("sustained", "load"): "AVG",  # "peak loads of 2.5 times the sustained load"

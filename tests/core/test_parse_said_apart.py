@@ -355,3 +355,25 @@ def test_a_rates_own_time_wins_over_the_hours_said_before_it(catalog: Catalog) -
     got = parse("Runs 8 hours a day at roughly 25 requests/s and idles overnight. Qwen3-32B, "
                 "1k in / 200 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(25 * 3600 * 8)
+
+
+@pytest.mark.parametrize(
+    ("text", "per_day", "ratio"),
+    [
+        ("Daily average is 800k requests; it bursts to 3x the average at 9am.", 800_000, 3),
+        ("Lunch rush hits 6k req/min; the daily average is 2k req/min.", 2000 * 1440, 3),
+        ("Busiest hour sees 60,000 requests; an average hour is 20,000.", 20_000 * 24, 3),
+    ],
+)
+def test_an_average_and_its_peak_said_in_everyday_words(
+    text: str, per_day: float, ratio: float, catalog: Catalog
+) -> None:
+    got = parse(f"{text} Qwen3-32B on H200, 300 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(per_day)
+    assert got["peak_to_average"] == pytest.approx(ratio)
+
+
+def test_a_latency_corrected_in_another_unit_takes_that_unit(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B, 50 rps, 300 out, TTFT under 2s — sorry, make it 600 ms.",
+                catalog).fields
+    assert got["max_ttft_s"] == pytest.approx(0.6)
