@@ -43,7 +43,7 @@ may end before a bare "no" ("term is 24 months. no — 30")."""
 _SPACES = re.compile(r"^\s*$")
 _STRONG = re.compile(
     r"\b(?:no|nope|sorry|oops|whoops|ugh|wait|actually|correction|edit|i\s+meant?|make\s+(?:that|it)"
-    r"|scratch\s+that|should\s+be|rather|my\s+bad|typo)\b",
+    r"|scratch\s+(?:that|the|this)|should\s+be|rather|my\s+bad|typo)\b",
     re.IGNORECASE,
 )
 _KIND_OF = {**_KINDS, **dict.fromkeys(_NAMES, "name")}
@@ -302,20 +302,26 @@ def _said_over(toks: list[Tok], text: str) -> None:
 
 _SCRATCH_NAMED = re.compile(
     r"\b(?:scratch|ignore|drop|forget|disregard)\s+(?:the|that|my)\s+(?P<what>[a-z]+(?:[\s/-][a-z]+)?)"
-    r"\s+(?:number|figure|estimate|count|value|one)\b",
+    r"\s+(?:number|figure|estimate|count|value|one)\b"
+    r"|\b(?:correction|update|change)\s+(?:on|to|for)\s+(?:the\s+)?(?P<on>[a-z]+)\b",
     re.IGNORECASE,
 )
 """A correction that names what it takes back: "scratch the reasoning number"."""
+
+
+_SCRATCH_WORDS = (
+    "scratch", "ignore", "drop", "forget", "disregard", "correction", "update", "change"
+)
 
 
 def _scratched(toks: list[Tok], text: str) -> None:
     """ "4,000 reasoning tokens … Scratch the reasoning number, … it's closer to 2,500": the
     first bare figure after the words takes the place of the one said with the named word."""
     lower = text.lower()
-    if not any(w in lower for w in ("scratch", "ignore", "drop", "forget", "disregard")):
+    if not any(w in lower for w in _SCRATCH_WORDS):
         return
     for found in _SCRATCH_NAMED.finditer(text):
-        words = {w.lower() for w in re.split(r"[\s/-]", found["what"])}
+        words = {w.lower() for w in re.split(r"[\s/-]", found["what"] or found["on"])}
         named = [
             k
             for k, t in enumerate(toks)
@@ -464,7 +470,8 @@ def _renamed(toks: list[Tok], text: str) -> None:
         window = text[max(0, toks[before].start - 15, t.start - 80) : t.start]
         if _STRONG.search(window) or _WITHDRAWN.search(window):
             old = toks[before]
-            t.note = f"'{_short(window.strip())} {t.text}': read as a correction of {old.text}"
+            said = re.split(r"(?<=[.!?;])\s+", window.strip())[-1]  # its own sentence's words
+            t.note = f"'{_short(said)} {t.text}': read as a correction of {old.text}"
             for j in range(k):  # the name retracted, wherever it was said
                 if toks[j].type == t.type and toks[j].value == old.value:
                     _drop(toks, j)

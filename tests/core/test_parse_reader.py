@@ -703,6 +703,8 @@ def test_a_new_figure_then_not_the_old_replaces_it(
          "template makes it more like 350.", "output_tokens", 350),
         ("Kimi K3, 6k prompt tokens, 400 out, 1M req/day. Scratch the prompt number: after "
          "trimming it is about 4,500.", "input_tokens", 4500),
+        ("Qwen3-32B on H200: 30 rps, 200 out, plan for 55% utilization. Update on the "
+         "utilization: ops now says 65%.", "planned_utilization", 0.65),
     ],
 )
 def test_a_correction_naming_its_field_replaces_that_figure(
@@ -711,6 +713,13 @@ def test_a_correction_naming_its_field_replaces_that_figure(
     parsed = parse(text, catalog)
     assert parsed.fields[field] == value
     assert any("read as a correction" in a for a in parsed.assumed)
+
+
+def test_a_gpu_scratched_by_name_gives_way_to_the_one_named_after(catalog: Catalog) -> None:
+    parsed = parse("GLM-5 on H100s, 90k req/day, 800 in, 300 out. Scratch the H100, procurement "
+                   "wants MI355X.", catalog)
+    assert parsed.fields["gpus"] == ("mi355x",)
+    assert any("read as a correction of H100" in a for a in parsed.assumed)
 
 
 def test_a_correction_naming_another_fact_leaves_the_figure_before_it(catalog: Catalog) -> None:
