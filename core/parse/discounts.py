@@ -68,7 +68,43 @@ def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]
     pct = float(found["pct"] or found["pct2"] or found["pct3"])
     if not 0 < pct < 100:
         return []
+    words = " ".join(found.group().split())
+    unless = _unless(text, found, fields.get("term_months"))
+    if unless is not None:
+        return [f"{pct:g}% off not applied ('{words}'): {unless}"]
     paid = price * (1 - pct / 100)
     fields["price_per_gpu_hour"] = paid
-    words = " ".join(found.group().split())
     return [f"${paid:.2f}/GPU-hour: ${price:.2f} less {pct:g}% ('{words}')"]
+
+
+_ASKED_FOR = re.compile(
+    r"\b(?:wants?|wanted|asking\s+for|asks?\s+for|asked\s+for|requested|requesting|pushing\s+for"
+    r"|hoping\s+for|would\s+like)\s+(?:a\s+|another\s+)?(?:~\s*)?$",
+    re.IGNORECASE,
+)
+_AT_LIST_AFTER = re.compile(
+    r"^[^.;!?\n]{0,30}?\b(?:price|quote|run|cost|size)\s+(?:it\s+|this\s+|the\s+deal\s+)?"
+    r"(?:at\s+(?:the\s+)?(?:list|full|rack)|without\b)"
+    r"|^[^.;!?\n]{0,40}?\b(?:price|quote|run|cost)\s+the\s+\d{1,3}(?:[\s-]*months?)?\s+(?:for\s+now|first)",
+    re.IGNORECASE,
+)
+_IF_TERM = re.compile(
+    r"^\s*(?:\w+\s+){0,2}?if\s+(?:they|we|the\s+customer)\s+(?:go|goes|sign|signs|commit|commits"
+    r"|move|moves|take|takes|extend)\s+(?:to\s+|for\s+)?(?:a\s+)?(?P<n>\d{1,3})",
+    re.IGNORECASE,
+)
+
+
+def _unless(text: str, found: re.Match[str], term: object) -> str | None:
+    """Why a discount said is not the deal's: asked for by the customer ("Customer wants 10%
+    off"), set aside ("… but price it at list first"), or offered on a term not taken
+    ("10% off if they go to 36 months" when the 24 is priced)."""
+    after = text[found.end() : found.end() + 80]
+    conditional = _IF_TERM.match(after)
+    if conditional is not None and isinstance(term, int) and int(conditional["n"]) != term:
+        return f"it is offered on {conditional['n']} months, and the {term}-month term is priced"
+    if _AT_LIST_AFTER.match(after):
+        return "asked to price it before the discount"
+    if _ASKED_FOR.search(text, max(0, found.start() - 30), found.start()):
+        return "the customer's ask, not the price agreed"
+    return None

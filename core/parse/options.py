@@ -18,14 +18,17 @@ if TYPE_CHECKING:
     from core.parse.facts import Reading
 
 _TAKEN = re.compile(
-    r"\b(?:they|we|customer|client)\s*(?:'d|'ll|would|will)?\s*(?:want|wants|picked|pick|chose"
-    r"|choose|prefer|prefers|went\s+with|go\s+with|take|took|signed|sign)\s+(?:the\s+)?"
+    r"(?:\b(?:they|we|customer|client)\s*(?:'d|'ll|would|will)?\s*(?:want|wants|picked|pick|chose"
+    r"|choose|prefer|prefers|went\s+with|go\s+with|take|took|signed|sign)"
+    r"|\b(?:price|quote|cost)(?=\s+the\s+\d{1,3}(?:[\s-]*months?)?\s+(?:for\s+now|first|one|option)))"
+    r"\s+(?:the\s+)?"
     r"(?P<n>\d{1,3})(?:[\s-]*(?:months?|mo|mos)\b)?(?![\d,]|\.\d|\s*(?:gpus?|%|x\b|k\b|tok|req))",
     re.IGNORECASE,
 )
 _IF_BEFORE = re.compile(r"\b(?:if|when|should)\s+$", re.IGNORECASE)
 _CHOOSING = frozenset(
     {"want", "pick", "chose", "choos", "prefer", "went with", "go with", "take", "took", "sign"}
+    | {"price the", "quote the", "cost the"}
 )
 """Words of choosing, looked for before the regex that reads what was taken."""
 _PRICED_AT = (

@@ -539,3 +539,26 @@ def test_thousands_grouped_with_an_apostrophe_are_one_number(catalog: Catalog, s
     got = fields(catalog, f"Qwen3-32B auf H200: 1{sep}250{sep}000 Anfragen pro Tag, 2{sep}500 "
                  "input and 300 output tokens")
     assert (got["requests_per_day"], got["input_tokens"]) == (1_250_000, 2500)
+
+
+@pytest.mark.parametrize(
+    "deal",
+    [
+        "H200 at $3.40/GPU-hr, 12 months. They're asking for 15% off, but quote it at list.",
+        "H200 at $3.40/GPU-hr on 12 months; 15% off if they go to 36, but price the 12 for now.",
+        "H200 at $3.40/GPU-hr, 12-month term. Procurement wants 15% off; we haven't agreed.",
+    ],
+)
+def test_a_discount_asked_for_or_offered_on_another_term_is_not_applied(
+    catalog: Catalog, deal: str
+) -> None:
+    parsed = parse(f"{deal} Llama 3.1 70B, 8 GPUs, batch 32", catalog)
+    assert parsed.fields["price_per_gpu_hour"] == pytest.approx(3.40)
+    assert parsed.fields["term_months"] == 12
+    assert any("not applied" in u for u in parsed.understood)
+
+
+def test_a_discount_offered_on_the_term_taken_is_applied(catalog: Catalog) -> None:
+    got = fields(catalog, "H200 at $3.40/GPU-hr, 15% off if they go to 36 months; they "
+                 "picked 36. Llama 3.1 70B, 8 GPUs, batch 32")
+    assert got["price_per_gpu_hour"] == pytest.approx(3.40 * 0.85)
