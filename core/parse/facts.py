@@ -513,7 +513,7 @@ _SEEN = re.compile(
     r"\b(?:we\s+see|seeing"
     r"|we\s+get|we\s+got|they\s+get|they\s+got|saw|getting|observed|measured|we\s+measure"
     r"|they\s+measure|our\s+current|back\s+to|recovered\s+to|dropped\s+to|spiked\s+to"
-    r"|climbed\s+to|jumped\s+to|hovering|sitting\s+at"
+    r"|climbed\s+to|jumped\s+to|hovering|sitting\s+at|sits\s+at"
     r"|their\s+current|on\s+(?:our|their)\s+current)\b",
     re.IGNORECASE,
 )

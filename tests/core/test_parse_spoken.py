@@ -368,6 +368,11 @@ def test_arithmetic_in_prose_is_no_key_value_pair_and_an_arrow_ends_a_fact(
             "MiniMax M2.5: average 45 tok/s per stream observed today. 80M out/day",
             "min_per_user_tokens_per_s",
         ),
+        (
+            "GLM-5 on B200, 400k req/day, 300 out. The old cluster of theirs sits at about 4 s "
+            "TTFT.",
+            "max_ttft_s",
+        ),
     ],
 )
 def test_a_speed_or_latency_seen_today_is_no_target(
