@@ -214,7 +214,9 @@ def shared_model(reading: Reading, whole: str, catalog: Catalog) -> None:
 
 _ABOUT_US = re.compile(
     r"\b(?:does|can|will|is|do)\s+(?:leasewise|the\s+(?:bot|tool|advisor|sizer)|it|you)\s+"
-    r"(?:handle|support|model|account\s+for|do|know|cover)\b[^?]*\?",
+    r"(?:handle|support|model|account\s+for|do|know|cover)\b[^?]*\?"
+    r"|\bwhy\s+(?:does|did|do|is|was)\s+(?:the\s+|your\s+|leasewise'?s?\s+)?(?:sizing\s+|bot'?s?\s+)?"
+    r"(?:report|answer|estimate|quote|bot|tool|advisor|leasewise|sizing|reply)\b[^?]*\?",
     re.IGNORECASE,
 )
 """A question about the advisor itself, with no model or GPU: no sizing."""
