@@ -261,7 +261,8 @@ MESSAGES: list[tuple[str, str, dict[str, Any]]] = [
     ("FYI only: K3 on 8x B300 ran batch 64 at 41 tok/s per user in their pilot", "unknown", {}),
     ("Legal asks: could you reply to this one? They need our DPA signed by Friday.", "unknown", {}),
     ("Rule of thumb check: if a GPU does 2,500 tok/s, what is that a month?", "unknown", {}),
-    ("Why did the estimate use 8 GPUs when I said the load is tiny?", "unknown", {}),
+    ("Why does the quote show a peak-to-average of 1 when I said the traffic is spiky?",
+     "unknown", {}),
     ("K3 on B300, 2,500 tok/s per GPU on their bench, 30M requests/day", "traffic",
      {"requests_per_day": 30e6, "output_tokens_per_day": None}),
 ]
