@@ -36,6 +36,8 @@ _CONTEXT_VERBS = frozenset(
     | {"cover", "be", "at", "least", "up", "is", "of", "reach", "hold", "fit", "take"}
 )
 """Words between "context" and its length: "the context window has to support 32k"."""
+_LABELLED = frozenset({"TOKENS", "OUT", "IN", "REASON", "REQUESTS", "CONCURRENT", "TTFT", "TPOT"})
+"""Words a bracketed "(avg)" or "(peak)" after them qualifies, as a label does."""
 _DOES = frozenset(
     {"does", "do", "gets", "gives", "pushes", "delivers", "hits", "handles", "serves", "can"}
 )
@@ -63,6 +65,17 @@ def combine(lex: list[Tok]) -> list[Tok]:
             and out[-1].type == lex[i + 1].type
         ):
             i += 3  # "Inter-token latency (TPOT) shall be ≤ 30 ms": the name's abbreviation
+            continue
+        if (
+            t.text == "("
+            and i + 2 < n
+            and lex[i + 1].type in ("AVG", "PEAK")
+            and lex[i + 2].text == ")"
+            and out
+            and out[-1].type in _LABELLED
+        ):
+            out.append(lex[i + 1])  # "Reasoning tokens (avg): 6,000": the label's own side
+            i += 3
             continue
         if kind == BREAK:  # most terminals are breaks and fillers: a break is kept once
             if out and out[-1].type != BREAK:

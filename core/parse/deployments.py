@@ -151,6 +151,37 @@ def concurrency_per_node(reading: Reading) -> None:
     reading.understood.append(f"concurrency {int(total)} in all ← '{said}{found.group()}'")
 
 
+_MEMBERS_CONCURRENT = re.compile(
+    r"\b(?P<n>\d[\d,]*)\s+(?P<noun>[a-z]+s)\s*(?:[×x*]|with|running|of)\s*(?P<m>\d[\d,]*)\s+"
+    r"(?:concurrent|simultaneous|parallel)\s+(?:[a-z]+\s+)?(?:each|apiece|per\s+[a-z]+)\b",
+    re.IGNORECASE,
+)
+"""A count of members, each with its own concurrency: "12 tenants × 16 concurrent sessions
+each"."""
+
+
+def concurrency_of_members(reading: Reading) -> None:
+    """ "12 tenants × 16 concurrent sessions each": the deployment's concurrency is their
+    product, said back with both figures."""
+    if not any(w in reading.lower for w in ("concurrent", "simultaneous", "parallel")):
+        return
+    found = _MEMBERS_CONCURRENT.search(reading.text)
+    if found is None:
+        return
+    members, each = digits(found["n"]), digits(found["m"])
+    if not members or not each or found["noun"].lower() in _NOT_MEMBERS:
+        return
+    total = int(members * each)
+    reading.values["concurrency"] = total
+    reading.sources["concurrency"] = found.group()
+    said = " ".join(found.group().split())
+    reading.understood.append(f"concurrency {total} ({members:g} × {each:g}) ← '{said}'")
+
+
+_NOT_MEMBERS = frozenset({"gpus", "nodes", "servers", "boxes", "tokens", "requests", "calls"})
+"""Nouns a count before a concurrency names that are no members holding one each."""
+
+
 _GPUS_A_NODE = re.compile(
     r"\b(?P<n>[1-9]|1[0-6]|72)\s*(?:gpus?\s*(?:/|per|a|each|in\s+(?:a|each))|/)\s*"
     r"(?:node|box|server)\b",

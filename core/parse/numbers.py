@@ -36,6 +36,7 @@ SCALES: dict[str, float] = {
     "億": 1e8,
     "亿": 1e8,
     "mio": 1e6,
+    "mln": 1e6,  # Polish, Dutch, Italian shorthand
     "million": 1e6,
     "b": 1e9,
     "bn": 1e9,

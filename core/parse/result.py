@@ -25,6 +25,7 @@ from core.parse.cjk import spelled_out
 from core.parse.counts import calls_added, counts_first
 from core.parse.dates import dates
 from core.parse.deployments import (
+    concurrency_of_members,
     concurrency_per_gpu,
     concurrency_per_node,
     nodes_to_gpus,
@@ -152,6 +153,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     nodes_to_gpus(reading, catalog)
     replicas(reading)
     concurrency_per_node(reading)
+    concurrency_of_members(reading)
     concurrency_per_gpu(reading)
     taken(reading)
     deal_price(reading)

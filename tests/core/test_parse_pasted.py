@@ -562,3 +562,14 @@ def test_a_discount_offered_on_the_term_taken_is_applied(catalog: Catalog) -> No
     got = fields(catalog, "H200 at $3.40/GPU-hr, 15% off if they go to 36 months; they "
                  "picked 36. Llama 3.1 70B, 8 GPUs, batch 32")
     assert got["price_per_gpu_hour"] == pytest.approx(3.40 * 0.85)
+
+
+def test_a_labels_bracketed_average_is_the_labels_own(catalog: Catalog) -> None:
+    got = fields(catalog, "- Model: GLM-5\n- Requests per day: 90,000\n- Prompt tokens (avg): "
+                 "2,200\n- Completion tokens (avg): 450")
+    assert (got["input_tokens"], got["output_tokens"]) == (2200, 450)
+
+
+def test_mln_is_a_million(catalog: Catalog) -> None:
+    got = fields(catalog, "Kimi K3: 3,5 mln output tokens per hour")
+    assert got["output_tokens_per_day"] == pytest.approx(3.5e6 * 24)

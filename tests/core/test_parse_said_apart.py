@@ -377,3 +377,12 @@ def test_a_latency_corrected_in_another_unit_takes_that_unit(catalog: Catalog) -
     got = parse("Qwen3-32B, 50 rps, 300 out, TTFT under 2s — sorry, make it 600 ms.",
                 catalog).fields
     assert got["max_ttft_s"] == pytest.approx(0.6)
+
+
+@pytest.mark.parametrize(
+    "members",
+    ["20 teams × 8 concurrent sessions each", "20 teams with 8 concurrent streams apiece"],
+)
+def test_members_each_holding_a_concurrency_multiply(members: str, catalog: Catalog) -> None:
+    got = parse(f"Scenario: 16x H200, Qwen3-32B, {members}, $3/GPU-hr", catalog).fields
+    assert got["concurrency"] == 160
