@@ -375,7 +375,7 @@ def _amount(r: Reading, m: Match, toks: list[Tok]) -> None:
         return
     number = next(t for t in m.toks if t.type == "NUM")
     if _THOUSANDS_DOT.fullmatch(number.text):
-        value *= 1000  # "1.200 tokens": a token count is whole, so the dot groups thousands
+        value = int(number.text.replace(".", ""))  # "1.200 tokens": a count is whole
         r.assume(f"'{number.text}' read as {value:,.0f} (the dot groups thousands)")
     name = _PER_REQUEST[direction]
     big = value > BOUNDS[name].high
@@ -432,7 +432,7 @@ def _context(r: Reading, m: Match, toks: list[Tok]) -> None:
     value = round(_num(m.toks, "NUM"))
     number = next(t for t in m.toks if t.type == "NUM")
     if _THOUSANDS_DOT.fullmatch(number.text):
-        value *= 1000  # "contexto de 8.000 tokens", as for a request's tokens
+        value = int(number.text.replace(".", ""))  # "contexto de 8.000 tokens", "32.768"
         r.assume(f"'{number.text}' read as {value:,} (the dot groups thousands)")
     r.put("context_tokens", value, f"context of {compact(value)} tokens")
 

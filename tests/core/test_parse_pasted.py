@@ -573,3 +573,9 @@ def test_a_labels_bracketed_average_is_the_labels_own(catalog: Catalog) -> None:
 def test_mln_is_a_million(catalog: Catalog) -> None:
     got = fields(catalog, "Kimi K3: 3,5 mln output tokens per hour")
     assert got["output_tokens_per_day"] == pytest.approx(3.5e6 * 24)
+
+
+def test_a_dotted_thousands_count_keeps_every_digit(catalog: Catalog) -> None:
+    got = fields(catalog, "Qwen3-32B op H200: 200.000 verzoeken per dag, input 1.536 tokens, "
+                 "output 300 tokens, context 16.384 tokens")
+    assert (got["input_tokens"], got["context_tokens"]) == (1536, 16384)
