@@ -77,6 +77,9 @@ def combine(lex: list[Tok]) -> list[Tok]:
             out.append(lex[i + 1])  # "Reasoning tokens (avg): 6,000": the label's own side
             i += 3
             continue
+        if kind == "INS" and at(i + 1) in ("IN", "OUT") and out and out[-1].type == "TOKENS":
+            i += 1  # "1 500 tokens in input and 400 tokens in output": the word after says it
+            continue
         if kind == BREAK:  # most terminals are breaks and fillers: a break is kept once
             if out and out[-1].type != BREAK:
                 out.append(t)

@@ -579,3 +579,9 @@ def test_a_dotted_thousands_count_keeps_every_digit(catalog: Catalog) -> None:
     got = fields(catalog, "Qwen3-32B op H200: 200.000 verzoeken per dag, input 1.536 tokens, "
                  "output 300 tokens, context 16.384 tokens")
     assert (got["input_tokens"], got["context_tokens"]) == (1536, 16384)
+
+
+def test_tokens_in_input_and_in_output_take_the_direction_after(catalog: Catalog) -> None:
+    got = fields(catalog, "GLM-5 sur H200, 20 requêtes par seconde, 2 000 tokens in input "
+                 "and 350 tokens in output")
+    assert (got["input_tokens"], got["output_tokens"]) == (2000, 350)
