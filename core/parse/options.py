@@ -113,7 +113,8 @@ _PRICE_IN_BRACKETS = re.compile(r"\([^()$]{0,60}\$")
 _DEAL_CUES = (
     "met ", "meet", "settl", "landed", "agreed", "signed", "closed", "accept", "final", "deal",
     "quoted", "offered", "pitched", "list", "msrp", "rack rate", "book price", "sticker",
-    "floor", "ceiling", "walk", "reserve", " net", "our quote",
+    "floor", "ceiling", "walk", "reserve", " net", "our quote", "counter", "competit", "ours",
+    "rival", "incumbent",
 )
 """Words one of which a negotiation's price roles need: most messages have none."""
 _ROLE_BEFORE = (
@@ -126,14 +127,28 @@ _ROLE_BEFORE = (
             re.IGNORECASE,
         ),
     ),
-    ("ours", re.compile(r"\b(?:we|i)\s+(?:quoted|offered|pitched)\b[^$\n.;]{0,12}$", re.I)),
+    (
+        "ours",
+        re.compile(
+            r"\b(?:we|i)\s+(?:quoted|offered|pitched)\b[^$\n.;]{0,12}$|\bours\s*:[^$\n;]{0,30}$"
+            r"|\b(?:vs\.?|versus|against)\s+our\s*$",
+            re.I,
+        ),
+    ),
+    (
+        "competitor",
+        re.compile(
+            r"\b(?:competitor|competition|competing|rival|incumbent)\b[^$\n;]{0,40}$", re.I
+        ),
+    ),
     ("list", re.compile(r"\b(?:list|msrp|rack\s+rate|book\s+price|sticker)\b[^$\n;]{0,12}$", re.I)),
     ("floor", re.compile(r"\b(?:floor|ceiling|walk[\s-]?away|reserve)\b[^$\n;]{0,12}$", re.I)),
     (
         "theirs",
         re.compile(
             r"\b(?:they|customer|client)\s+(?:want|wants|came\s+back\s+at|countered(?:\s+at)?"
-            r"|asked\s+for|floated|offered|are\s+asking)\b[^$\n.;]{0,20}$",
+            r"|asked\s+for|floated|offered|are\s+asking)\b[^$\n.;]{0,20}$"
+            r"|\bcounter(?:ed|[\s-]?offer(?:ed)?)?\s*(?:at|of|is|was|:)?\s*$",
             re.IGNORECASE,
         ),
     ),
@@ -141,7 +156,11 @@ _ROLE_BEFORE = (
 """What the words right before a lease price make it, in a negotiation."""
 _AT_OURS = re.compile(
     r"\b(?:price|quote|size|run)\s+(?:it\s+|this\s+)?(?:at|on|with)\s+(?:our|the)\s+"
-    r"(?:quote|quoted\s+price|offer|number|price)\b",
+    r"(?:quote|quoted\s+price|offer|number|price)\b|\b(?:price|quote|run|size)\s+ours\b",
+    re.IGNORECASE,
+)
+_AT_THEIRS = re.compile(
+    r"\b(?:price|quote|run|size)\s+(?:it\s+at\s+)?(?:the|their)\s+counter(?:[\s-]?offer)?\b",
     re.IGNORECASE,
 )
 _SUFFIX = re.compile(r"\s*(?:list|msrp|net)\b", re.I)
@@ -184,8 +203,10 @@ def deal_price(reading: Reading) -> None:
     chosen = [r for r in roles if r[0] in ("agreed", "net")]
     if not chosen and _AT_OURS.search(reading.text):
         chosen = [r for r in roles if r[0] == "ours"]
+    if not chosen and _AT_THEIRS.search(reading.text):
+        chosen = [r for r in roles if r[0] == "theirs"]  # "Price the counter"
     if not chosen and not _AT_LIST.search(reading.text):
-        kept = [r for r in roles if r[0] not in ("list", "floor", "aside")]
+        kept = [r for r in roles if r[0] not in ("list", "floor", "aside", "competitor")]
         chosen = kept if len(kept) == 1 and len(kept) < len(roles) else []
     if not chosen:
         return
@@ -196,9 +217,12 @@ def deal_price(reading: Reading) -> None:
     others = ", ".join(f"${v:.2f}" for r, v, s, _ in roles if s != start)
     why = {"agreed": "the price agreed; not ", "net": "the net price; not "}
     why["ours"] = "our quote; not "
+    why["theirs"] = "their counter, as asked; not "
     why_said = why.get(role, "not ")
-    aside = "" if role in why else ", said as a list price, a floor or an aside"
+    aside = "" if role in why else ", said as a list price, a floor, a competitor's or an aside"
     words = " ".join(reading.text[start:end].split())
+    if reading.price_said is not None:  # the price a per-GPU-or-total reading is said of
+        reading.price_said = None if "gpu" in words.lower() else words
     reading.understood.append(f"${value:.2f}/GPU-hour ← '{words}' ({why_said}{others}{aside})")
     term = _TERM_AFTER.match(reading.text, end) if role == "agreed" else None
     if term is not None and 1 <= int(term["n"]) <= 120:

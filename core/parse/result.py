@@ -322,8 +322,13 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
             notes.append(f"{key}={rate:g} kept as requests_per_day={rate * per_day:g}")
     ids = list(dict.fromkeys(pairs.gpu_ids or reading.gpu_ids))
     count = pairs.gpu_count if pairs.gpu_count is not None else reading.gpu_count
+    if len(ids) > 1:
+        rivals = [g for g in ids if _said_after_cue(reading, g, _RIVAL)]
+        if rivals and len(rivals) < len(ids):  # "Competitor bid: 24x MI325X … Ours: 16x GB200"
+            ids = [g for g in ids if g not in rivals]
+            notes.append(f"{', '.join(rivals)}: a competitor's bid, not sized")
     if len(reading.gpu_prices) > 1 and "price_per_gpu_hour" not in pairs.values:
-        notes.extend(_prices_per_gpu(fields, reading, kind))
+        notes.extend(_prices_per_gpu(fields, reading, kind, ids))
     if len(ids) > 1:
         said_after = [g for g in ids if _today_after(reading, g)]  # "on H100 today but B200"
         today = said_after or [g for g in ids if _run_today(reading, g)]
@@ -355,7 +360,7 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
 
 
 _TODAY = re.compile(
-    r"\b(?:today|currently|current(?:ly)?|self[\s-]hosted|existing|we\s+run|they\s+run|abhi"
+    r"\b(?:today|currently|current(?:ly)?|self[\s-]hosted|existing|incumbent|we\s+run|they\s+run|abhi"
     r"|aktuell|derzeit|actuellement|atualmente|actualmente|attualmente|obecnie|momenteel"
     r"|running|runs|now|at\s+the\s+moment|move\s+off|off\s+of|replace|bill\s+is|bench"
     r"|benchmark(?:ed)?|tested|their\s+own|our\s+own"
@@ -391,17 +396,36 @@ def _under_today(text: str, at: int) -> bool:
     return bool(headings) and _TODAY_HEADING.search(headings[-1]) is not None
 
 
+_RIVAL = re.compile(
+    r"\b(?:competitor|competition|competing|rival|other\s+vendor|their\s+bid)\b", re.I
+)
+"""Words before a GPU that make it another vendor's offer, not the deployment to size."""
+
+
+def _gpu_clause(reading: Reading, gpu: str) -> str | None:
+    """The words of the GPU's clause before it, after any other GPU named there ("move off
+    our current H100 provider to B300": "current" is the H100's, not the B300's)."""
+    at = reading.gpu_at.get(gpu)
+    if at is None:
+        return None
+    clause = context.before(reading.text, at)[-50:]
+    begin = at - len(clause)
+    others = [p for g, p in reading.gpu_at.items() if g != gpu and begin <= p < at]
+    return reading.text[max(others) : at] if others else clause
+
+
+def _said_after_cue(reading: Reading, gpu: str, cue: re.Pattern[str]) -> bool:
+    clause = _gpu_clause(reading, gpu)
+    return clause is not None and cue.search(clause) is not None
+
+
 def _run_today(reading: Reading, gpu: str) -> bool:
     at = reading.gpu_at.get(gpu)
     if at is None:
         return False
     if _under_today(reading.text, at):
         return True  # "### Current state\n- Llama 2 70B on A100-80GB"
-    clause = context.before(reading.text, at)[-50:]
-    begin = at - len(clause)
-    others = [p for g, p in reading.gpu_at.items() if g != gpu and begin <= p < at]
-    if others:  # "move off our current H100 provider to B300": "current" is the H100's
-        clause = reading.text[max(others) : at]
+    clause = _gpu_clause(reading, gpu) or ""
     today = [m.start() for m in _TODAY.finditer(clause)]
     moves = [m.start() for m in _MOVE_TO.finditer(clause)]
     return bool(today) and (not moves or today[-1] > moves[-1])  # "want to move off our H100"
@@ -463,7 +487,9 @@ _MOVE_TO = re.compile(
 )
 
 
-def _prices_per_gpu(fields: dict[str, Any], reading: Reading, kind: str) -> list[str]:
+def _prices_per_gpu(
+    fields: dict[str, Any], reading: Reading, kind: str, ids: list[str]
+) -> list[str]:
     """Several GPUs each with its price ("B300 at $5, H200 at $3"): each keeps its own."""
     said = ", ".join(f"{gpu} ${price:.2f}" for gpu, price in reading.gpu_prices.items())
     twice = "two values for price_per_gpu_hour"
@@ -472,7 +498,7 @@ def _prices_per_gpu(fields: dict[str, Any], reading: Reading, kind: str) -> list
         fields.pop("price_per_gpu_hour", None)
         fields["prices"] = dict(reading.gpu_prices)
     else:
-        first = reading.counted_gpu or (reading.gpu_ids[0] if reading.gpu_ids else None)
+        first = reading.counted_gpu if reading.counted_gpu in ids else (ids[0] if ids else None)
         if first in reading.gpu_prices:
             fields["price_per_gpu_hour"] = reading.gpu_prices[first]
     return [f"prices per GPU-hour: {said}"]

@@ -585,3 +585,20 @@ def test_tokens_in_input_and_in_output_take_the_direction_after(catalog: Catalog
     got = fields(catalog, "GLM-5 sur H200, 20 requêtes par seconde, 2 000 tokens in input "
                  "and 350 tokens in output")
     assert (got["input_tokens"], got["output_tokens"]) == (2000, 350)
+
+
+@pytest.mark.parametrize(
+    ("deal", "price", "gpu"),
+    [
+        ("Rival bid: 32x H100 at $1.95 for 24 months. Ours: 16x B200 at $4.80/GPU-hr, 24 "
+         "months. Price ours.", 4.80, "b200"),
+        ("Acme countered at $4.40/GPU-hr vs our $4.90 on 16x B200, 24 months. Price the "
+         "counter.", 4.40, "b200"),
+    ],
+)
+def test_the_price_asked_for_of_a_competitor_ours_and_their_counter(
+    catalog: Catalog, deal: str, price: float, gpu: str
+) -> None:
+    parsed = parse(f"{deal} Qwen3-235B FP8, 96 concurrent", catalog)
+    assert parsed.fields["price_per_gpu_hour"] == pytest.approx(price)
+    assert parsed.fields["gpu"] == gpu
