@@ -165,7 +165,13 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
         reading.ambiguous(note)
     pasted = structured(plain)
     reading.assumed.extend(pasted.notes)
-    return reading, read_pairs([*pasted.pairs, *tokens.pairs], catalog), cut
+    pairs = read_pairs([*pasted.pairs, *tokens.pairs], catalog)
+    for k, line in enumerate(pairs.understood):  # "requests_per_day=200000 ← 'Year-1 volume: …'"
+        key = line.partition("=")[0]
+        if key in pasted.said and line.endswith("(key=value)"):
+            said = line.removesuffix("(key=value)").rstrip()
+            pairs.understood[k] = f"{said} ← '{pasted.said[key]}'"
+    return reading, pairs, cut
 
 
 _TOKENS_OF = re.compile(

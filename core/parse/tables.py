@@ -81,6 +81,11 @@ for _field, _factor, _names in (
     ("requests_per_day", 1.0, "rpd req_per_day requests_per_day requests/day daily_requests"),
     ("requests_per_day", 1.0, "req/day req/d requests_a_day daily_req daily_reqs"),
     ("requests_per_day", 1 / 7, "requests/week req/week requests_per_week weekly_requests"),
+    ("requests_per_day", 1 / 7, "weekly_request_volume weekly_requests_volume"),
+    ("requests_per_day", 1.0, "daily_request_volume daily_requests_volume"),
+    ("requests_per_day", 1 / 30, "monthly_request_volume monthly_requests requests/month"),
+    ("requests_per_day", 1 / 365, "annual_request_volume annual_requests yearly_requests"),
+    ("requests_per_day", 1 / 365, "year-1_volume year_1_volume year-1_requests first-year_volume"),
     ("output_tokens_per_day", 1 / 7, "output_tokens/week output_tokens_per_week"),
     ("output_tokens_per_day", 1.0, "output_tokens_per_day out_tok_per_day tokens_per_day"),
     ("output_tokens_per_day", 1.0, "tokens_out_per_day output_tokens/day"),
@@ -105,8 +110,11 @@ for _field, _factor, _names in (
     ("price_per_gpu_hour", 1.0, "price_usd_per_gpu_hour usd_per_gpu_hour lease lease_price"),
     ("price_per_gpu_hour", 1.0, "unit_price unit price"),
     ("monthly_growth", 1.0, "growth monthly_growth growth_rate mom_growth"),
+    ("monthly_growth", 1.0, "volume_growth traffic_growth demand_growth usage_growth"),
+    ("monthly_growth", 1.0, "yoy_growth growth_yoy annual_growth yearly_growth qoq_growth"),
     ("term_months", 1.0, "term term_months lease_months term_(months)"),
     ("utilization", 1.0, "util utilization utilisation target_utilization"),
+    ("utilization", 1.0, "planned_utilization planned_util planned_utilisation"),
     ("price_per_gpu_hour", 1 / 730, "monthly_price_/_gpu monthly_price_per_gpu $/gpu-month"),
 ):
     for _n in _names.split(" "):
@@ -121,6 +129,7 @@ _LABELLED = re.compile(
 )
 """A form's line: "GPU count: 16", "- avg rps: 58", or with dot leaders "Model ....... GLM-5"."""
 _TOKEN_COUNT = re.compile(r"^\s*([\d.,]+\s*[kK]?)\s*(?:tokens?|toks?)\s*$")
+_REQUEST_COUNT = re.compile(r"^\s*([\d.,]+\s*[kKmM]?)\s*(?:requests?|reqs?|calls?|queries)\s*$")
 _JSON_PAIR = re.compile(r'"(?P<k>[^"\n]{1,40})"\s*:\s*"?(?P<v>[^",}\n]{1,60}?)"?\s*[,}\n]')
 
 
@@ -130,6 +139,8 @@ class Structured:
     notes: list[str] = field(default_factory=list)
     peaks: dict[str, tuple[float, str]] = field(default_factory=dict)
     """A volume's peak column: field -> (value in the field's unit, the column's name)."""
+    said: dict[str, str] = field(default_factory=dict)
+    """A pair converted from its row's words: field -> "Year-1 volume: 73,000,000 requests"."""
 
 
 def structured(text: str) -> Structured:
@@ -333,6 +344,13 @@ def contract_pair(name: str, value: str) -> tuple[str, str] | None:
     if field_name == "peak_to_average" and ":" in value and (ratio := _ratio(value)):
         return field_name, f"{ratio:g}"  # "3:1"
     unit = _unit_said(name, field_name) if "(" in name or "[" in name else None
+    if field_name == "monthly_growth" and unit is None:
+        unit = _growth_over(name.lower())  # "Expected YoY growth | 100%"
+    counting = factor != 1.0 and unit is None and field_name == "requests_per_day"
+    if counting and amount(value) is None:
+        counted = _REQUEST_COUNT.match(value)  # "Year-1 volume …… 73,000,000 requests"
+        number = amount(counted.group(1)) if counted else None
+        return (field_name, f"{number * factor:.10g}") if number is not None else None
     if factor != 1.0 or unit is not None:
         number = amount(value)
         if number is None:
@@ -372,7 +390,20 @@ def _unit_said(name: str, field_name: str) -> Callable[[float], float] | None:
         if field_name == "monthly_growth" and "%" in words:
             over = months(unit) if unit else 1
             return lambda x: (1 + x / 100) ** (1 / over) - 1
+        if field_name == "monthly_growth" and unit is not None:  # "Volume growth (YoY) | 50%"
+            return _growth_over(unit)
     return None
+
+
+def _growth_over(said: str) -> Callable[[float], float] | None:
+    """A growth said over a period ("YoY", "quarterly") as a monthly one, compounded; the
+    figure is a fraction ("50%" reads 0.5), or a percentage when above 1 ("50")."""
+    period = _PERIOD.search(said)
+    unit = period.lastgroup if period else None
+    if unit is None or unit == "month":
+        return None
+    over = months(unit)
+    return lambda x: (1 + (x / 100 if x > 1 else x)) ** (1 / over) - 1
 
 
 _IN_OUT_NAME = re.compile(r"\b(?:input|in|prompt)\s*/\s*(?:output|out|completion)\b", re.I)
@@ -400,6 +431,8 @@ def _add(out: Structured, name: str, value: str, *, names: bool = True) -> None:
         return
     if pair is not None and (names or pair[0] not in _NAMED):
         out.pairs.append(pair)
+        if pair[1] != value.strip():  # converted: said back with the row's own words
+            out.said[pair[0]] = f"{' '.join(name.split())}: {' '.join(value.split())}"
 
 
 _RATIO = re.compile(r"\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$")

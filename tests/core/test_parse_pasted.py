@@ -441,7 +441,7 @@ def test_a_week_by_week_table_read_at_the_week_asked(catalog: Catalog) -> None:
     weekly = fields(catalog, "Week of\tRequests\tOutput tokens\nSep 7\t700,000\t210,000,000\n"
                     "Sep 14\t1,400,000\t420,000,000\nuse the latest week. Qwen2.5 72B")
     assert picked.fields["requests_per_day"] == pytest.approx(300_000)
-    assert "requests_per_day=300000 (key=value)" in picked.understood
+    assert "requests_per_day=300000 ← 'Req/week: 2.1M'" in picked.understood
     assert (weekly["requests_per_day"], weekly["output_tokens_per_day"]) == (200_000, 60e6)
 
 
@@ -602,3 +602,24 @@ def test_the_price_asked_for_of_a_competitor_ours_and_their_counter(
     parsed = parse(f"{deal} Qwen3-235B FP8, 96 concurrent", catalog)
     assert parsed.fields["price_per_gpu_hour"] == pytest.approx(price)
     assert parsed.fields["gpu"] == gpu
+
+
+def test_a_tables_growth_over_a_year_and_planned_utilization_are_read(catalog: Catalog) -> None:
+    got = fields(catalog, "| Item | Target |\n|---|---|\n| Model | Qwen3-32B |\n| Requests per "
+                 "day | 300k |\n| Traffic growth (YoY) | 44% |\n| Planned utilization | 60% |")
+    assert got["monthly_growth"] == pytest.approx(1.44 ** (1 / 12) - 1)
+    assert got["planned_utilization"] == pytest.approx(0.6)
+
+
+def test_a_forms_yearly_request_volume_is_a_day_of_it_and_said(catalog: Catalog) -> None:
+    parsed = parse("Model ........ GLM-5\nGPU .......... B200\nYear-1 volume .... 36,500,000 "
+                   "requests\nYoY growth ..... 21%", catalog)
+    assert parsed.fields["requests_per_day"] == pytest.approx(100_000)
+    assert parsed.fields["monthly_growth"] == pytest.approx(1.21 ** (1 / 12) - 1)
+    assert any("'Year-1 volume: 36,500,000 requests'" in u for u in parsed.understood)
+
+
+def test_a_tables_weekly_request_volume_is_a_seventh_a_day(catalog: Catalog) -> None:
+    got = fields(catalog, "| Parameter | Value |\n|---|---|\n| Model | Kimi K3 |\n| Weekly "
+                 "request volume | 7,000,000 |\n| Input tokens / request | 2,000 |")
+    assert got["requests_per_day"] == pytest.approx(1e6)
