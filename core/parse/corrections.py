@@ -84,6 +84,12 @@ _WITHDRAWN = re.compile(
     re.IGNORECASE,
 )
 """A name said unavailable before another is named: "GB300 isn't available, they'll take B300"."""
+_WAS_WRONG = re.compile(
+    r"\s*(?:was|is|were)\s+(?:just\s+|a\s+)?(?:copy[\s-]?pasted|pasted|wrong|a\s+typo|a\s+mistake"
+    r"|an?\s+(?:error|leftover)|from\s+another\s+(?:deal|thread|quote))\b",
+    re.IGNORECASE,
+)
+"""After a name, words that take it back: "L40S was copy-pasted from another deal"."""
 _NOT = re.compile(r"^\s*,?\s*(?:and\s+)?not\s*$", re.IGNORECASE)
 _WORDS_THEN_NOT = re.compile(r"^[^\d.;!?\n]{0,40}?[,—–]\s*(?:and\s+)?not\s*$", re.IGNORECASE)
 """A new figure's own words, then the one it replaces: "batch is 128 per the test, not 256"."""
@@ -458,6 +464,11 @@ def _renamed(toks: list[Tok], text: str) -> None:
     seen: dict[str, int] = {}
     for k, t in enumerate(toks):
         if t.type not in _NAMES:
+            continue
+        if _WAS_WRONG.match(text, t.end):  # "L40S was copy-pasted from another deal"
+            for j in range(k + 1):
+                if toks[j].type == t.type and toks[j].value == t.value:
+                    _drop(toks, j)
             continue
         before = seen.get(t.type)
         seen[t.type] = k

@@ -722,6 +722,12 @@ def test_a_gpu_scratched_by_name_gives_way_to_the_one_named_after(catalog: Catal
     assert any("read as a correction of H100" in a for a in parsed.assumed)
 
 
+def test_a_name_said_to_be_pasted_by_mistake_is_taken_back(catalog: Catalog) -> None:
+    parsed = parse("Qwen3-32B, 2M req/day, 300 out, on A100. Edit: the GPU is H200, the A100 "
+                   "was a leftover from the old template.", catalog)
+    assert parsed.fields["gpus"] == ("h200",)
+
+
 def test_a_correction_naming_another_fact_leaves_the_figure_before_it(catalog: Catalog) -> None:
     got = parse("8x H200 with Llama 3.1 70B, $3.10/GPU-hr, 24-month term. Oops, batch is 40 "
                 "in their config.", catalog).fields
