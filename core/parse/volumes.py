@@ -35,7 +35,8 @@ _AFTER = re.compile(
 _BEFORE = re.compile(
     r"\b(?P<adverb>annual|yearly|monthly|daily|weekly)\s+(?:\w+\s+){0,2}?"
     r"(?:volume|usage|output|traffic|demand)\s*(?:is|of|:|=|~|≈|\.{2,})?\s*"
-    r"(?:about|around|roughly|~)?\s*$"
+    r"(?:about|around|roughly|~)?\s*(?:[\d.,]+\s*[kmb]?\s+(?:input|output|prompt)\s+tokens?"
+    r"\s+(?:and|,|plus)\s+)?$"  # "Daily volume: 20M input tokens and 4M output tokens"
     r"|\b(?:per|a|each)\s+(?P<unit>day|week|month|year)\s*:\s*(?:[\w./,]+\s+){0,3}?$"
     r"|\b(?:peak|busiest|average|typical)\s+(?P<hour>hour)\s+(?:produces|generates|is|sees|has"
     r"|does|outputs|was)?\s*(?:about|around|roughly|~|≈)?\s*$"

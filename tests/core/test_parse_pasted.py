@@ -623,3 +623,15 @@ def test_a_tables_weekly_request_volume_is_a_seventh_a_day(catalog: Catalog) -> 
     got = fields(catalog, "| Parameter | Value |\n|---|---|\n| Model | Kimi K3 |\n| Weekly "
                  "request volume | 7,000,000 |\n| Input tokens / request | 2,000 |")
     assert got["requests_per_day"] == pytest.approx(1e6)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Tokens of output per day: 90 million.",
+        "Daily volume: 300M input tokens and 90M output tokens.",
+    ],
+)
+def test_a_days_output_said_label_first_is_the_volume(catalog: Catalog, line: str) -> None:
+    got = fields(catalog, f"Model: GLM-5. GPU: H200. {line}")
+    assert got["output_tokens_per_day"] == pytest.approx(90e6)
