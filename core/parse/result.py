@@ -278,7 +278,8 @@ def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
     named = values.get("model") is not None or reading.gpu_ids or pairs.gpu_ids
     if not named and _ABOUT_US.search(reading.text):
         return "unknown"  # "Does leasewise handle bursty traffic, like a 10x spike?"
-    if want is None and _NOTHING_ASKED.search(reading.text):
+    volume = any(values.get(v) is not None for v in VOLUME)
+    if want is None and not volume and _NOTHING_ASKED.search(reading.text):
         return "unknown"  # "Recap of the benchmark, no action needed: on 8x H200 we measured …"
     if any(values.get(v) is not None for v in VOLUME):
         return "traffic"
