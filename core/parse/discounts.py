@@ -69,7 +69,8 @@ def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]
     if not 0 < pct < 100:
         return []
     words = " ".join(found.group().split())
-    unless = _unless(text, found, fields.get("term_months"))
+    asked_for = _PRICE_IT_DISCOUNTED.search(text) is not None  # "run it at the discounted number"
+    unless = None if asked_for else _unless(text, found, fields.get("term_months"))
     if unless is not None:
         return [f"{pct:g}% off not applied ('{words}'): {unless}"]
     paid = price * (1 - pct / 100)

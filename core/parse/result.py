@@ -230,11 +230,13 @@ _ABOUT_US = re.compile(
 """A question about the advisor itself, with no model or GPU: no sizing."""
 _NOTHING_ASKED = re.compile(
     r"\b(?:no\s+action\s+(?:needed|required)|nothing\s+to\s+(?:size|price|quote|do)\b"
-    r"|no\s+(?:sizing|quote|pricing)\s+(?:needed|required)|(?:just\s+)?fyi\s+only"
-    r"|no\s+need\s+to\s+(?:size|price|quote|run))",
+    r"|no\s+(?:sizing|quote|pricing)\s+(?:needed|required)|no\s+need\s+to\s+(?:size|price|quote|run))",
     re.IGNORECASE,
 )
 """A message that says nothing is asked of the advisor: a recap, not a sizing."""
+_FYI = re.compile(r"\b(?:fyi\s+only|just\s+(?:an\s+)?fyi)\b", re.IGNORECASE)
+"""Said of a whole message with no volume in it, a note for the record; beside a volume,
+of a detail ("… layout FYI only")."""
 _CAPACITY_ASKED = re.compile(
     r"\bhow\s+(?:many|much)\s+(?:concurrent\s+|simultaneous\s+)?(?:users|requests|sessions|streams"
     r"|people|traffic|throughput)\b[^?.]{0,80}?\b(?:support|handle|serve|sustain|fit|get)\b",
@@ -279,7 +281,9 @@ def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
     if not named and _ABOUT_US.search(reading.text):
         return "unknown"  # "Does leasewise handle bursty traffic, like a 10x spike?"
     volume = any(values.get(v) is not None for v in VOLUME)
-    if want is None and not volume and _NOTHING_ASKED.search(reading.text):
+    if want is None and (
+        _NOTHING_ASKED.search(reading.text) or (not volume and _FYI.search(reading.text))
+    ):
         return "unknown"  # "Recap of the benchmark, no action needed: on 8x H200 we measured …"
     if any(values.get(v) is not None for v in VOLUME):
         return "traffic"

@@ -261,6 +261,8 @@ MESSAGES: list[tuple[str, str, dict[str, Any]]] = [
     ("hi team, any update on the Acme deal?", "unknown", {}),
     ("what's the best GPU for Kimi K3?", "unknown", {"model": K3}),
     ("FYI only: K3 on 8x B300 ran batch 64 at 41 tok/s per user in their pilot", "unknown", {}),
+    ("Their K3 on 8x B300 went from 900 to 2,400 tok/s after the fix. Nothing to size here.",
+     "unknown", {}),
     ("K3 on B300, 900k req/day, 600 out; we plan TP8 per node (FYI only)", "traffic",
      {"requests_per_day": 900_000}),
     ("Legal asks: could you reply to this one? They need our DPA signed by Friday.", "unknown", {}),

@@ -558,6 +558,12 @@ def test_a_discount_asked_for_or_offered_on_another_term_is_not_applied(
     assert any("not applied" in u for u in parsed.understood)
 
 
+def test_a_discount_they_want_is_applied_when_asked_to_price_it(catalog: Catalog) -> None:
+    got = fields(catalog, "H200 list is $3.40/GPU-hr and they want 15% off. Run it at the "
+                 "discounted number. Llama 3.1 70B, 8 GPUs, batch 32")
+    assert got["price_per_gpu_hour"] == pytest.approx(3.40 * 0.85)
+
+
 def test_a_discount_offered_on_the_term_taken_is_applied(catalog: Catalog) -> None:
     got = fields(catalog, "H200 at $3.40/GPU-hr, 15% off if they go to 36 months; they "
                  "picked 36. Llama 3.1 70B, 8 GPUs, batch 32")
