@@ -247,9 +247,11 @@ def _too_few(toks: list[Tok], text: str) -> None:
 
 _OVER_WORDS = frozenset(
     {"wait", "scratch", "make that", "make it", "meant", "correction", "oops", "my bad", "hold on"}
+    | {"actually"}
 )
 _OVER = re.compile(
-    r"\b(?:wait|scratch\s+that|make\s+(?:that|it)|i\s+meant|correction|oops|my\s+bad|hold\s+on)\b"
+    r"\b(?:wait|scratch\s+that|make\s+(?:that|it)|i\s+meant|correction|oops|my\s+bad|hold\s+on"
+    r"|actually(?=\s*,)|(?:they|we|customer|client)\s+actually\s+(?:need|needs|want|wants))\b"
     r"(?:[^\d.;!?\n]|(?<=[A-Za-z])\d){0,60}$",
     re.IGNORECASE,
 )
@@ -290,10 +292,13 @@ def _said_over(toks: list[Tok], text: str) -> None:
             continue
         if old.end > marker.start() or marker.start() - old.end > 120:
             continue
-        if _SENTENCE_END.search(text, old.end, marker.start() + 1):
-            continue  # "TTFT under 1 s. Oops, 60k an hour": it corrects another sentence's
         after_old = toks[a + 1].type if a + 1 < len(toks) else BREAK
         after_new = toks[b + 1].type if b + 1 < len(toks) else END
+        alone = after_new in (BREAK, END)  # "… Actually make that 750k, they added the EU"
+        if _SENTENCE_END.search(text, old.end, marker.start() + 1) and not (
+            alone or after_new == after_old
+        ):
+            continue  # "TTFT under 1 s. Oops, 60k an hour": a new fact in another sentence
         if after_new != after_old and after_new in _OWN_UNITS:
             continue  # "wait, they also want 2M requests a day": a new fact, not a correction
         named = toks[b - 1].type if toks[b - 1].start > marker.start() else BREAK

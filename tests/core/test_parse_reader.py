@@ -728,6 +728,27 @@ def test_a_name_said_to_be_pasted_by_mistake_is_taken_back(catalog: Catalog) -> 
     assert parsed.fields["gpus"] == ("h200",)
 
 
+@pytest.mark.parametrize(
+    ("text", "field", "value"),
+    [
+        ("Qwen3-32B on H200, 300 out, 2M requests/day. Actually make that 2.4M, marketing "
+         "added a region.", "requests_per_day", 2.4e6),
+        ("GLM-5, 1M req/day, 400 out, TTFT under 2 s. Scratch that, legal says 1.2 s.",
+         "max_ttft_s", 1.2),
+        ("Kimi K3, 1M req/day, 500 out. We were told 8k context; they actually need 64k.",
+         "context_tokens", 64_000),
+        ("Kimi K3, 1M req/day, 500 out, plan at 55% utilization. Actually, let's say 70%.",
+         "planned_utilization", 0.70),
+    ],
+)
+def test_a_correction_in_the_next_sentence_replaces_the_figure(
+    text: str, field: str, value: float, catalog: Catalog
+) -> None:
+    parsed = parse(text, catalog)
+    assert parsed.fields[field] == pytest.approx(value)
+    assert any("read as a correction" in a for a in parsed.assumed)
+
+
 def test_a_correction_naming_another_fact_leaves_the_figure_before_it(catalog: Catalog) -> None:
     got = parse("8x H200 with Llama 3.1 70B, $3.10/GPU-hr, 24-month term. Oops, batch is 40 "
                 "in their config.", catalog).fields
