@@ -273,16 +273,19 @@ def _opened(
         k = m.first - 1
         if k < 1 or k in covered or toks[k].type != "PEAK":
             continue
+        if toks[k - 1].type == "TRAFFIC" and k > 1 and toks[k - 2].type == BREAK:
+            k -= 1  # "…, but right after the push it bursts to 10k/min": "it" is the traffic
         if toks[k - 1].type != BREAK and not (
             k - 1 in ends and _JOINED.fullmatch(text, toks[k - 1].end, toks[k].start)
         ):
             continue
+        word = m.first - 1
         if (
-            toks[k].text.lower() in _PEAK_VERBS
+            toks[word].text.lower() in _PEAK_VERBS
             or toks[k - 1].text in ("(", ")", ";")
-            or _PEAK_IS.match(text, toks[k].end, m.toks[0].start)
+            or _PEAK_IS.match(text, toks[word].end, m.toks[0].start)
         ):
-            covered.add(k)
+            covered.add(word)
             out.add(m.first)
     return out
 

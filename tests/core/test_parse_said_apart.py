@@ -386,3 +386,10 @@ def test_a_latency_corrected_in_another_unit_takes_that_unit(catalog: Catalog) -
 def test_members_each_holding_a_concurrency_multiply(members: str, catalog: Catalog) -> None:
     got = parse(f"Scenario: 16x H200, Qwen3-32B, {members}, $3/GPU-hr", catalog).fields
     assert got["concurrency"] == 160
+
+
+def test_a_burst_said_of_it_after_the_days_volume_is_its_peak(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B on H200: about 2M requests a day, but at 9am it spikes to 6k/min. "
+                "300 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(2e6)
+    assert got["peak_to_average"] == pytest.approx(6000 * 1440 / 2e6)
