@@ -338,6 +338,12 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
         if rivals and len(rivals) < len(ids):  # "Competitor bid: 24x MI325X … Ours: 16x GB200"
             ids = [g for g in ids if g not in rivals]
             notes.append(f"{', '.join(rivals)}: a competitor's bid, not sized")
+            theirs = {reading.gpu_prices.get(g) for g in rivals} - {None}
+            ours = {reading.gpu_prices.get(g) for g in ids} - {None}
+            price = fields.get("price_per_gpu_hour")
+            if price in theirs and price not in ours:  # "CoreWeave quoted them $2.49/hr on H100s"
+                del fields["price_per_gpu_hour"]
+                notes.append(f"${price:.2f}/GPU-hour is the competitor's price, not ours")
     if len(reading.gpu_prices) > 1 and "price_per_gpu_hour" not in pairs.values:
         notes.extend(_prices_per_gpu(fields, reading, kind, ids))
     if len(ids) > 1:
@@ -408,7 +414,9 @@ def _under_today(text: str, at: int) -> bool:
 
 
 _RIVAL = re.compile(
-    r"\b(?:competitor|competition|competing|rival|other\s+vendor|their\s+bid)\b", re.I
+    r"\b(?:competitor|competition|competing|rival|other\s+vendor|their\s+bid)\b"
+    r"|(?<!\bwe\s)(?<!\bi\s)\b(?:quoted|offered|pitched)\s+them\b",  # "CoreWeave quoted them"
+    re.I,
 )
 """Words before a GPU that make it another vendor's offer, not the deployment to size."""
 

@@ -641,3 +641,11 @@ def test_a_tables_weekly_request_volume_is_a_seventh_a_day(catalog: Catalog) -> 
 def test_a_days_output_said_label_first_is_the_volume(catalog: Catalog, line: str) -> None:
     got = fields(catalog, f"Model: GLM-5. GPU: H200. {line}")
     assert got["output_tokens_per_day"] == pytest.approx(90e6)
+
+
+def test_a_price_another_vendor_quoted_them_is_not_ours(catalog: Catalog) -> None:
+    parsed = parse("Lambda quoted them $1.99/hr on H100s; we won't match. Pitch H200 instead: "
+                   "Llama 3.1 70B, 30 rps, 800 in / 200 out", catalog)
+    assert parsed.fields["gpus"] == ("h200",)
+    assert "price_per_gpu_hour" not in parsed.fields
+    assert any("competitor's price" in a for a in parsed.ambiguities)
