@@ -303,6 +303,11 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("for", "month"): "PER_TIME:month",
     ("not", "more", "than"): FILLER,
     ("no", "more", "than"): FILLER,
+    ("no", "worse", "than"): FILLER,  # "TPOT no worse than 25 ms": a ceiling, as "under"
+    ("not", "worse", "than"): FILLER,
+    ("no", "slower", "than"): FILLER,
+    ("no", "longer", "than"): FILLER,
+    ("no", "higher", "than"): FILLER,
     ("not", "over"): FILLER,
     ("not", "exceed"): FILLER,
     ("latenza", "primo", "token"): "TTFT",  # the first token's wait, in Italian, French,

@@ -75,6 +75,8 @@ def plain_text(text: str) -> tuple[str, bool]:
     text = unicodedata.normalize("NFKC", text)
     if "–" in text:
         text = _EN_DASH_RANGE.sub(_as_hyphen, text)
+    if ">=" in text or "<=" in text:  # "Streaming speed: >= 30 tokens/s": no key=value
+        text = text.replace(">=", "≥").replace("<=", "≤")
     if "'" in text or "’" in text:
         text = _SWISS_THOUSANDS.sub(lambda m: m.group().replace("'", ",").replace("’", ","), text)
     if "~" in text:

@@ -421,13 +421,18 @@ _RIVAL = re.compile(
 """Words before a GPU that make it another vendor's offer, not the deployment to size."""
 
 
+_CLAUSE = 90
+"""Characters before a GPU in which a word can make it today's or a rival's: "Today they
+serve about 1.1M requests/day on a rack of A100s"."""
+
+
 def _gpu_clause(reading: Reading, gpu: str) -> str | None:
     """The words of the GPU's clause before it, after any other GPU named there ("move off
     our current H100 provider to B300": "current" is the H100's, not the B300's)."""
     at = reading.gpu_at.get(gpu)
     if at is None:
         return None
-    clause = context.before(reading.text, at)[-50:]
+    clause = context.before(reading.text, at)[-_CLAUSE:]
     begin = at - len(clause)
     others = [p for g, p in reading.gpu_at.items() if g != gpu and begin <= p < at]
     return reading.text[max(others) : at] if others else clause

@@ -649,3 +649,9 @@ def test_a_price_another_vendor_quoted_them_is_not_ours(catalog: Catalog) -> Non
     assert parsed.fields["gpus"] == ("h200",)
     assert "price_per_gpu_hour" not in parsed.fields
     assert any("competitor's price" in a for a in parsed.ambiguities)
+
+
+def test_comparison_signs_in_a_list_are_no_key_value_pairs(catalog: Catalog) -> None:
+    got = fields(catalog, "* Model: GLM-5\n* TTFT: <= 1.5 s\n* Per-user speed: >= 40 tokens/s "
+                 "per user\n* 2M requests/day")
+    assert (got["max_ttft_s"], got["min_per_user_tokens_per_s"]) == (1.5, 40.0)

@@ -1291,3 +1291,16 @@ def test_a_planned_utilization_after_today_s_volume_is_kept(catalog: Catalog) ->
 def test_the_gpu_moved_to_after_todays_is_the_one_sized(move: str, catalog: Catalog) -> None:
     parsed = parse(f"They want to {move} H200 for Qwen3-32B, 40 rps, 300 out", catalog)
     assert parsed.fields["gpus"] == ("h200",)
+
+
+def test_today_said_early_in_a_long_clause_is_still_todays_gpu(catalog: Catalog) -> None:
+    parsed = parse("Today they serve roughly 900k requests/day on a cluster of H100s with "
+                   "SGLang, but the target is Qwen3-235B on B300 at 2M requests/day, 400 out",
+                   catalog)
+    assert parsed.fields["gpus"] == ("b300",)
+
+
+def test_a_tpot_no_worse_than_is_its_ceiling_not_a_ttft(catalog: Catalog) -> None:
+    got = parse("Kimi K3, 1M req/day, 500 out. SLOs: TTFT 1 s and TPOT no worse than 20 ms.",
+                catalog).fields
+    assert (got["max_ttft_s"], got["min_per_user_tokens_per_s"]) == (1.0, 50.0)
