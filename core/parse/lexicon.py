@@ -97,7 +97,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "spending spend charge charges charging list via on-prem throughput "
         "p50 p90 p95 p99 p999 percentile median worst-case working business calendar "
         "plan plans planned planning aim assumption actual ca approx. env window count shall "
-        "exceed exceeds pieces pcs units "
+        "exceed exceeds pieces pcs units receive receives received "
         "stays stay remains remain capped llm going coming ing final actual chat nos number af "
         "sits sit sitting hovers hover hovering "
         "summary next abt generate generates produce produces closer nearer r u aggregate "

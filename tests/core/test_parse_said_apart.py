@@ -393,3 +393,10 @@ def test_a_burst_said_of_it_after_the_days_volume_is_its_peak(catalog: Catalog) 
                 "300 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(2e6)
     assert got["peak_to_average"] == pytest.approx(6000 * 1440 / 2e6)
+
+
+@pytest.mark.parametrize("opening", ["At peak they receive", "In the busiest hour we receive"])
+def test_a_rate_received_at_the_peak_is_the_peak(opening: str, catalog: Catalog) -> None:
+    got = parse(f"GLM-5 on H200. {opening} 4,000 requests per minute, and the peak is 2x the "
+                "average. 300 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(4000 * 1440 / 2)
