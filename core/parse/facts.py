@@ -442,8 +442,16 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
         return  # "$26,280 per GPU for 12 months": a term, no count of GPUs
     numbers = [float(t.value or 0) for t in m.toks if t.type in ("NUM", "MULT", "XNUM")]
     gpu = next((str(t.value) for t in m.toks if t.type == "GPU"), None)
-    nodes = _has(m.toks, "NODES")
-    boxed = nodes and len(numbers) == 1 and (_one_node(r.text, m.toks) or _hyphened(r.text, m.toks))
+    system = not _has(m.toks, "GPUWORD") and any(
+        t.type == "GPU" and t.text.lower().startswith(_SYSTEMS) for t in m.toks
+    )  # "2 x DGX H100": two 8-GPU systems, not two GPUs
+    nodes = _has(m.toks, "NODES") or system
+    boxed = (
+        nodes
+        and not system
+        and len(numbers) == 1
+        and (_one_node(r.text, m.toks) or _hyphened(r.text, m.toks))
+    )
     # "an 8x H100 box", "an 8-GPU B300 box": the GPUs of one node
     if nodes and len(numbers) == 1 and not boxed:  # "2 GB300 racks": nodes of the domain
         if gpu is not None and numbers[0] == int(numbers[0]):
@@ -782,6 +790,10 @@ _PERIOD_WORDS = {
     "monthly": "month",
     "weekly": "week",
 }
+
+
+_SYSTEMS = ("dgx", "hgx")
+"""Names of a GPU's 8-GPU system: a count of them is a count of nodes."""
 
 
 def _one_node(text: str, toks: Sequence[Tok]) -> bool:
