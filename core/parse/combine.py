@@ -151,6 +151,18 @@ def combine(lex: list[Tok]) -> list[Tok]:
             if mean is not None:  # "output up to 800 tokens (mean 350)": the mean is sized
                 t = lex[i] = Tok(t.type, t.text, mean, t.start, t.end)
                 t.note = f"'{t.text}' is the most: its mean, {numbers.compact(mean)}, read"
+        if (
+            kind == "NUM"
+            and at(i + 1) == "PER_TIME"
+            and lex[i + 1].text.lower().endswith("ly")
+            and at(i + 2) == BREAK
+            and lex[i + 2].text.isalpha()
+            and lex[i + 2].start - lex[i + 1].end <= 1
+        ):  # "on each of 2 daily shifts": a count of shifts, no rate of 2 a day
+            out.append(t)
+            out.append(Tok(BREAK, lex[i + 1].text, None, lex[i + 1].start, lex[i + 1].end))
+            i += 2
+            continue
         if kind == "NUM" and at(i + 1) in (BREAK, FILLER):
             k = _counted_noun(lex, i + 1)
             if k is not None:  # "4.3M classification calls a day": the count's own noun

@@ -123,7 +123,16 @@ _TIMES_BEFORE = re.compile(r"[×x*]\s*[~≈]?\s*$")
 _REQUEST_WORDS = frozenset({"requests", "reqs", "req"})
 _ASKS = frozenset({"turns", "calls", "prompts", "messages", "queries", "questions", "steps"})
 """What a member asks, counted "on average" per member ("9.5 turns on average")."""
-_FILLER = frozenset({"each", "apiece", "about", "around", "roughly", "some", "of", "the"})
+_FILLER = frozenset(
+    {"each", "apiece", "about", "around", "roughly", "some", "of", "the", "llm", "ai", "model"}
+)
+_MEMBER_NOUNS = frozenset(
+    {"call", "calls", "request", "requests", "turn", "turns", "session", "sessions", "ticket"}
+    | {"tickets", "document", "documents", "conversation", "conversations", "message", "chat"}
+)
+"""A noun after a qualifier in "per customer call", "per support ticket": the member."""
+_ADVERBS = frozenset({"daily", "nightly", "weekly", "monthly", "hourly", "yearly"})
+"""How often, before a count's noun: "2 daily shifts" counts shifts."""
 MAX_PER_MEMBER = 1e5
 """Requests one member sends ("each", "per user"): agents send thousands, not millions."""
 MAX_PER_MEMBER_A_DAY = 1e3
@@ -298,6 +307,8 @@ def _share(text: str, t: Tok) -> Factor | None:
     words = _words(text, t.end)
     if words[:1] in (["a"], ["per"], ["every"], ["/"]) and words[1:2] and words[1] in PERIODS:
         return None  # "grows ten percent a month": a rate of change, not who asks
+    if words[1:3] and words[1] == "over" and words[0] == words[2]:
+        return None  # "revenue up 18% year over year": a change, not a share
     if _GROWING.search(text, max(0, t.start - 20), t.start):
         return None  # "expecting that to grow 40% quarter over quarter"
     if words[:2] == ["of", "capacity"] or (words[:1] and words[0] in _NOT_SHARES):
@@ -318,7 +329,7 @@ def _factor(text: str, t: Tok) -> Factor | None:
         if any(w in ("average", "avg", "mean", "peak", "baseline") for w in words[:4]):
             return None  # "~3x the daily average": a peak's ratio, not how often
         words = ["times", *words]
-    nouns = [w for w in words if w not in _FILLER]
+    nouns = [w for w in words if w not in _FILLER and w not in _ADVERBS]  # "2 daily shifts"
     if not nouns or nouns[0] in _NOT_COUNTS - _REQUEST_WORDS:
         return None
     each = any(  # "60k tickets a day and summarize each ticket once": each ticket, no member
@@ -343,7 +354,8 @@ def _factor(text: str, t: Tok) -> Factor | None:
             if what in PERIODS:
                 period = PERIODS[what]
             elif per is None or per == "each":
-                per = what
+                after = words[k + 2] if k + 2 < len(words) else ""
+                per = after if after in _MEMBER_NOUNS else what  # "per customer call": call
             if k > 0 and words[k - 1] not in _FILLER and not named:
                 noun, named = words[k - 1], True  # "sessions per user per day": sessions
         elif w in ("daily", "monthly", "weekly"):

@@ -1304,3 +1304,16 @@ def test_a_tpot_no_worse_than_is_its_ceiling_not_a_ttft(catalog: Catalog) -> Non
     got = parse("Kimi K3, 1M req/day, 500 out. SLOs: TTFT 1 s and TPOT no worse than 20 ms.",
                 catalog).fields
     assert (got["max_ttft_s"], got["min_per_user_tokens_per_s"]) == (1.0, 50.0)
+
+
+def test_members_on_each_of_several_shifts_and_calls_per_customer_call(catalog: Catalog) -> None:
+    got = parse("Help desk: 150 agents on each of 3 daily shifts, every agent takes 40 customer "
+                "calls per shift, and the assistant makes 2 LLM calls per customer call. "
+                "Qwen3-32B, 200 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(150 * 3 * 40 * 2)
+
+
+def test_a_change_period_over_period_is_no_share(catalog: Catalog) -> None:
+    parsed = parse("Company news: 40 new hires, revenue up 25% year over year, 3 new offices.",
+                   catalog)
+    assert parsed.kind == "unknown" and "requests_per_day" not in parsed.fields
