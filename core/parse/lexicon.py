@@ -134,7 +134,8 @@ _FOREIGN: dict[str, str] = {
     FILLER: "de la le les des du et und pour para con mit avec en sur auf etwa environ unos "
     "cerca el los las y ist das vom der die im schnitt à un une di del della circa ongeveer "
     "van het een en ok około yaklaşık ve ka ki ke hai mein lagbhag ska vara ungefär "
-    "は で の を が に と も へ です ます から まで 的 是 在",
+    "は で の を が に と も へ です ます から まで 的 是 在 "
+    "doit être inférieur inférieure supérieur supérieure moins",
 }
 """German, French and Spanish words for the same terminals: the sales team's customers
 write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""

@@ -1317,3 +1317,14 @@ def test_a_change_period_over_period_is_no_share(catalog: Catalog) -> None:
     parsed = parse("Company news: 40 new hires, revenue up 25% year over year, 3 new offices.",
                    catalog)
     assert parsed.kind == "unknown" and "requests_per_day" not in parsed.fields
+
+
+def test_rn_after_a_gpu_is_right_now(catalog: Catalog) -> None:
+    parsed = parse("qwen3 32b, on a100s rn but want h200 for this. 20 rps, 1k in/200 out", catalog)
+    assert parsed.fields["gpus"] == ("h200",)
+
+
+def test_a_french_latency_ceiling_keeps_its_own_figure(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B sur H200, 20 requêtes par seconde. Le TTFT doit être inférieur à "
+                "1,2 s et le TPOT inférieur à 50 ms.", catalog).fields
+    assert (got["max_ttft_s"], got["min_per_user_tokens_per_s"]) == (1.2, 20.0)
