@@ -101,6 +101,7 @@ TUNED = [
     for name in ("parse_holdout", "parse_dev", "parse_dev2", "parse_dev3", "parse_dev4")
     + ("parse_dev5", "parse_dev6", "parse_dev7", "parse_dev8", "parse_dev9", "parse_dev10")
     + ("parse_dev11", "parse_dev12", "parse_dev13", "parse_dev14", "parse_dev15")
+    + ("parse_dev16", "parse_dev17", "parse_dev18", "parse_dev19", "parse_dev20", "parse_dev21")
 ]
 """Sets written blind and scored once, then tuned on: held here so the reader keeps what
 it learned from them. ``parse_sealed`` is not: it is scored once a session, never read."""
