@@ -67,7 +67,8 @@ def combine(lex: list[Tok]) -> list[Tok]:
             i += 3  # "Inter-token latency (TPOT) shall be ≤ 30 ms": the name's abbreviation
             continue
         if (
-            t.text == "("
+            kind == BREAK
+            and t.text == "("
             and i + 2 < n
             and lex[i + 1].type in ("AVG", "PEAK")
             and lex[i + 2].text == ")"
@@ -95,7 +96,7 @@ def combine(lex: list[Tok]) -> list[Tok]:
                 out.append(t)  # "the context window has to support 32k": the window's length
                 i = j
                 continue
-        if kind == FILLER and t.text.lower() in _DOES and out and out[-1].type == "GPUWORD":
+        if kind == FILLER and out and out[-1].type == "GPUWORD" and t.text.lower() in _DOES:
             out.append(Tok(BREAK, t.text, None, t.start, t.end))  # "a GPU does 2,500 tok/s"
             i += 1
             continue
@@ -362,18 +363,21 @@ def combine(lex: list[Tok]) -> list[Tok]:
 def _own_times(out: list[Tok]) -> list[Tok]:
     """ "10 hours a day at about 30 requests/s": a rate's own time after it is its time; the
     one before ("a day") was the hours', so it is no time of the rate's."""
-    for k in range(len(out) - 3):
+    dropped = False
+    for k in [k for k, t in enumerate(out) if t.type == "PER_TIME"]:
+        if k + 3 >= len(out):
+            break
         j = k + 2 if out[k + 1].type in ("AVG", "TRAFFIC") else k + 1  # "daily average is"
         if (
-            out[k].type == "PER_TIME"
-            and j + 2 < len(out)
+            j + 2 < len(out)
             and out[j].type == "NUM"
             and out[j + 1].type in ("REQUESTS", "TOKENS", "OUT", "OUTS")
             and out[j + 2].type == "PER_TIME"
         ):
-            t = out[k]  # kept as a filler beside "average": "~2x the yearly average of 3M/day"
+            t = out[k]  # dropped beside "average": "~2x the yearly average of 3M/day"
             out[k] = Tok(BREAK if j == k + 1 else FILLER, t.text, None, t.start, t.end)
-    return [t for t in out if t.type != FILLER]
+            dropped = dropped or j != k + 1
+    return [t for t in out if t.type != FILLER] if dropped else out
 
 
 def _counts_after_peak(out: list[Tok]) -> list[Tok]:

@@ -331,25 +331,25 @@ def _scratched(toks: list[Tok], text: str) -> None:
     lower = text.lower()
     if not any(w in lower for w in _SCRATCH_WORDS):
         return
+    figures = [k for k, t in enumerate(toks) if _kind(t) in ("n", "$", "%")]
     for found in _SCRATCH_NAMED.finditer(text):
         words = {w.lower() for w in re.split(r"[\s/-]", found["what"] or found["on"])}
-        named = [
-            k
-            for k, t in enumerate(toks)
-            if t.end <= found.start() and _kind(t) in ("n", "$", "%")
-            and any(_names(toks[j].text.lower(), words) for j in _beside(toks, k))
-        ]
         new = next(
+            (k for k in figures if toks[k].start >= found.end() and _bare(toks, k)), None
+        )
+        if new is None or toks[new].start - found.end() > 120:
+            continue
+        named = next(
             (
                 k
-                for k, t in enumerate(toks)
-                if t.start >= found.end() and _kind(t) in ("n", "$", "%") and _bare(toks, k)
-                and t.start - found.end() <= 120
+                for k in reversed(figures)
+                if toks[k].end <= found.start()
+                and any(_names(toks[j].text.lower(), words) for j in _beside(toks, k))
             ),
             None,
-        )
-        if named and new is not None:
-            _replace(toks, named[-1], new, text[found.start() : toks[new].end])
+        )  # the last figure said with the named word before the correction
+        if named is not None:
+            _replace(toks, named, new, text[found.start() : toks[new].end])
 
 
 def _names(said: str, words: set[str]) -> bool:

@@ -163,7 +163,10 @@ each"."""
 def concurrency_of_members(reading: Reading) -> None:
     """ "12 tenants × 16 concurrent sessions each": the deployment's concurrency is their
     product, said back with both figures."""
-    if not any(w in reading.lower for w in ("concurrent", "simultaneous", "parallel")):
+    lower = reading.lower
+    if not any(w in lower for w in ("concurrent", "simultaneous", "parallel")):
+        return
+    if " each" not in lower and "apiece" not in lower and " per " not in lower:
         return
     found = _MEMBERS_CONCURRENT.search(reading.text)
     if found is None:

@@ -234,6 +234,8 @@ _NOTHING_ASKED = re.compile(
     re.IGNORECASE,
 )
 """A message that says nothing is asked of the advisor: a recap, not a sizing."""
+_ASIDE_CUES = re.compile(r"no\s+(?:action|sizing|quote|pricing|need)|nothing\s+to|fyi")
+"""One cheap look for the words of either, before their regexes run."""
 _FYI = re.compile(r"\b(?:fyi\s+only|just\s+(?:an\s+)?fyi)\b", re.IGNORECASE)
 """Said of a whole message with no volume in it, a note for the record; beside a volume,
 of a detail ("… layout FYI only")."""
@@ -281,7 +283,7 @@ def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
     if not named and _ABOUT_US.search(reading.text):
         return "unknown"  # "Does leasewise handle bursty traffic, like a 10x spike?"
     volume = any(values.get(v) is not None for v in VOLUME)
-    if want is None and (
+    if want is None and _ASIDE_CUES.search(reading.lower) and (
         _NOTHING_ASKED.search(reading.text) or (not volume and _FYI.search(reading.text))
     ):
         return "unknown"  # "Recap of the benchmark, no action needed: on 8x H200 we measured …"
