@@ -61,7 +61,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "BATCH": ("", "batch bs"),
     "CONCURRENT": (
         "",
-        "concurrent concurrency simultaneous parallel inflight concurrently simultaneously "
+        "concurrent concurrency conc simultaneous parallel inflight concurrently simultaneously "
         "streams seqs sequences",
     ),
     "USER": ("", "user users seat seats agents agent"),

@@ -246,8 +246,10 @@ _PEAK_IS = re.compile(r"\s*(?:is|was|hits?|reaches|goes\s+to|of|at)\b", re.IGNOR
 def _ratio_after(text: str, m: Match, toks: list[Tok], k: int) -> bool:
     """Whether the ratio at ``toks[k]`` follows the rate ``m`` in its own sentence ("120 rps,
     about three times our average"), not in the next ("60M requests; the peak hour …")."""
-    return m.last < k <= m.last + REACH and not _SENTENCE_END.search(
-        text, m.toks[-1].end, toks[k].start
+    return (
+        m.last < k <= m.last + REACH
+        and not any(toks[j].type == "PEAK" for j in range(m.last + 1, k))  # "… the peak is 4x"
+        and not _SENTENCE_END.search(text, m.toks[-1].end, toks[k].start)
     )
 
 

@@ -99,6 +99,7 @@ for _field, _factor, _names in (
     ("reasoning_tokens", 1.0, "thinking think thinking_tok reasoning_(tokens) cot"),
     ("output_tokens", 1.0, "visible_answer visible_output visible answer answer_tokens"),
     ("context_tokens", 1.0, "ctx context context_tokens max_context context_window window"),
+    ("context_tokens", 1.0, "context_length context_len max_context_length max_seq_len"),
     ("peak_to_average", 1.0, "p2a peak_to_average peak/avg peak_factor peak_ratio"),
     ("peak_to_average", 1.0, "peak-to-average peak-to-average_ratio peak/avg_ratio peak:avg"),
     ("max_ttft_s", 1.0, "ttft ttft_s max_ttft_s"),

@@ -257,6 +257,7 @@ MESSAGES: list[tuple[str, str, dict[str, Any]]] = [
     ("K3 2B output tokens/day, 16 B300s at $80/hour", "traffic", {"price_per_gpu_hour": 5.0}),
     ("K3 on 16 units of B300, batch 64", "scenario", {"gpus": 16}),
     ("Llama 3.1 405B on 3 x DGX H100, batch 48", "scenario", {"gpus": 24}),
+    ("K3 on 8x B300, conc 96, $5/gpu-hr", "scenario", {"concurrency": 96}),
     ("Llama 3.1 405B on 16 HGX H100 GPUs, batch 48", "scenario", {"gpus": 16}),
     ("K3, 16 pcs B300, batch 64", "scenario", {"gpus": 16}),
     # -- nothing to size --------------------------------------------------------

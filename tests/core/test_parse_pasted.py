@@ -655,3 +655,9 @@ def test_comparison_signs_in_a_list_are_no_key_value_pairs(catalog: Catalog) -> 
     got = fields(catalog, "* Model: GLM-5\n* TTFT: <= 1.5 s\n* Per-user speed: >= 40 tokens/s "
                  "per user\n* 2M requests/day")
     assert (got["max_ttft_s"], got["min_per_user_tokens_per_s"]) == (1.5, 40.0)
+
+
+def test_a_yaml_context_length_is_the_context(catalog: Catalog) -> None:
+    got = fields(catalog, "workload:\n  model: GLM-5\n  gpu: H200\n  requests_per_day: 90000\n"
+                 "  context_length: 128k")
+    assert got["context_tokens"] == 128_000

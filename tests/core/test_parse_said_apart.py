@@ -400,3 +400,10 @@ def test_a_rate_received_at_the_peak_is_the_peak(opening: str, catalog: Catalog)
     got = parse(f"GLM-5 on H200. {opening} 4,000 requests per minute, and the peak is 2x the "
                 "average. 300 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(4000 * 1440 / 2)
+
+
+def test_a_ratio_with_its_own_peak_subject_leaves_the_rate_the_average(catalog: Catalog) -> None:
+    got = parse("Our traffic is 3 million requests per month and at the peak hour it is 3 "
+                "times the average. Qwen3-32B, 200 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(100_000)
+    assert got["peak_to_average"] == pytest.approx(3)
