@@ -167,6 +167,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     daily_users = any(w in lower for w in _ACTIVE_USERS)
     chain: list[Factor] = []
     restated: list[str] = []
+    ahead: Factor | None = None  # a count per member said before the members
     for t in counts:
         if not isinstance(t.value, float) or t.value <= 0:
             continue
@@ -177,11 +178,21 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
         ):
             continue  # "each one does around 8 requests": the 8 is the frequency
         if not chain:
+            per_member = _factor(text, t) if ahead is None else None
+            if (
+                per_member is not None
+                and per_member.per not in (None, "each")
+                and per_member.period is None  # "220 notes/hour per hospital × 45": a rate
+            ):
+                ahead = per_member  # "there are 5 replies per conversation and …"
+                continue
             population = _population(text, t, daily_users)
             if population is not None and not _EACH_BEFORE.search(
                 text, max(0, t.start - 30), t.start
             ):  # "each runs about four sessions a week": a frequency, not who asks
                 chain.append(population)
+                if ahead is not None and _follows(ahead, population):
+                    chain.append(ahead)  # "5 replies per conversation and ~100k conversations"
             continue
         factor = _share(text, t) if len(chain) == 1 else None
         if factor is None and t.type != "PCT":  # a percent is a share or nothing

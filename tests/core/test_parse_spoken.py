@@ -1328,3 +1328,9 @@ def test_a_french_latency_ceiling_keeps_its_own_figure(catalog: Catalog) -> None
     got = parse("Qwen3-32B sur H200, 20 requêtes par seconde. Le TTFT doit être inférieur à "
                 "1,2 s et le TPOT inférieur à 50 ms.", catalog).fields
     assert (got["max_ttft_s"], got["min_per_user_tokens_per_s"]) == (1.2, 20.0)
+
+
+def test_a_count_per_member_said_before_the_members_multiplies(catalog: Catalog) -> None:
+    got = parse("Each answer is ~300 tokens; there are 4 answers per session and about 50k "
+                "sessions a day. GLM-5 on H200", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(200_000)
