@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from core.parse.numbers import amount, compact
+from core.parse.numbers import amount, compact, count
 from core.parse.peaks import UNITS
 
 if TYPE_CHECKING:
@@ -20,11 +20,14 @@ if TYPE_CHECKING:
 
 _FACTOR_WORDS = {"double": 2.0, "twice": 2.0, "triple": 3.0, "quadruple": 4.0}
 _PARTS = {"half": 2.0, "third": 3.0, "quarter": 4.0}
-_CUES = ("add ", "half ", "third of ", "quarter of ")
+_CUES = ("add ", "half ", "third of ", "quarter of ", "same size")
 """Words that open a later volume besides the factor words ("add 20%", "half that")."""
 _MULTIPLE = re.compile(
     r"(?:\b(?P<n>\d+(?:\.\d+)?)\s*[x×]|\b(?P<word>double|twice|triple|quadruple))\s+"
-    r"(?:that|this|it|the\s+(?:volume|traffic|load|number)|by|before)\b(?P<tail>[^.;!?\n(—,]{0,40})"
+    r"(?:that|this|it|the\s+(?:volume|traffic|load|number|pilot|poc)|by|before)\b"
+    r"(?P<tail>[^.;!?\n(—,]{0,40})"
+    r"|\b(?P<copies>\d{1,3}|two|three|four|five|six|eight|ten)\s+(?:more\s+)?[a-z]+\s+of\s+"
+    r"(?:that|the)\s+same\s+size\b"
     r"|\b(?P<part>half|a\s+third\s+of|a\s+quarter\s+of)\s+(?:that|this|it)\b"
     r"|\badds?\s+(?:another\s+|an\s+extra\s+)?(?P<pct>\d{1,3}(?:\.\d+)?)\s*%\s+(?:of\s+\w+\s+)?"
     r"(?:on\s+top(?:\s+of\s+(?:that|this|it))?|to\s+(?:that|this|it))[^.;!?\n(—,]{0,40}"
@@ -82,7 +85,7 @@ def later(reading: Reading) -> None:
     if hint is None and not words:
         return  # most messages say no later multiple: looked for cheaply first
     start = min([*words, hint.start() if hint else len(lower)])
-    found = _MULTIPLE.search(lower, max(0, start - 8))
+    found = _MULTIPLE.search(lower, max(0, start - 30))  # "4 regions of that same size"
     if found is None:
         return
     if _PEAK_BEFORE.search(lower, max(0, found.start() - 30), found.start()):
@@ -93,6 +96,8 @@ def later(reading: Reading) -> None:
             return  # "half that" with no plan to size for it: not a later volume
     elif found["pct"]:
         factor = 1 + float(found["pct"]) / 100  # "add 20% on top of that"
+    elif found["copies"]:  # "they'll run 4 regions of that same size"
+        factor = float(count(found["copies"]) or 0)
     else:
         factor = float(found["n"]) if found["n"] else _FACTOR_WORDS[found["word"]]
     tail = found["tail"] or ""

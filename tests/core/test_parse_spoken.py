@@ -1334,3 +1334,24 @@ def test_a_count_per_member_said_before_the_members_multiplies(catalog: Catalog)
     got = parse("Each answer is ~300 tokens; there are 4 answers per session and about 50k "
                 "sessions a day. GLM-5 on H200", catalog).fields
     assert got["requests_per_day"] == pytest.approx(200_000)
+
+
+@pytest.mark.parametrize(
+    ("later", "per_day"),
+    [
+        ("At launch they run 3 regions of that same size; size for the launch volume.", 1.5e6),
+        ("At launch they run 3 regions of that same size.", 5e5),
+    ],
+)
+def test_copies_of_a_volume_are_sized_when_asked_and_named_when_not(
+    later: str, per_day: float, catalog: Catalog
+) -> None:
+    parsed = parse(f"One region does 500k req/day. {later} GLM-5, 300 out", catalog)
+    assert parsed.fields["requests_per_day"] == pytest.approx(per_day)
+    assert any("3 regions of that same size" in n for n in [*parsed.understood,
+                                                           *parsed.ambiguities])
+
+
+def test_a_multiple_of_the_pilot_is_named_back(catalog: Catalog) -> None:
+    parsed = parse("Qwen3-32B: the pilot is 80k req/day and GA is 5x the pilot. 200 out", catalog)
+    assert any("'5x the pilot'" in a for a in parsed.ambiguities)
