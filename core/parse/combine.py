@@ -382,11 +382,18 @@ def _own_times(out: list[Tok]) -> list[Tok]:
 
 def _counts_after_peak(out: list[Tok]) -> list[Tok]:
     """ "Scenario sized for peak: 16x H100": the multiple counts the GPUs after it, so the
-    word before is no peak-to-average ratio's ("peak 3x the average")."""
+    word before is no peak-to-average ratio's ("peak 3x the average"); "60 req/s at peak
+    with a 2:1 peak-to-average": the ratio names itself, so the peak word stays the rate's."""
+    split: list[int] = []
     for k in range(len(out) - 2):
         if out[k].type == "PEAK" and out[k + 1].type == "MULT" and out[k + 2].type in _HARDWARE:
             t = out[k]
             out[k] = Tok(BREAK, t.text, None, t.start, t.end)
+        elif out[k].type == "PEAK" and out[k + 1].type == "MULT" and out[k + 2].type == "P2A":
+            split.append(k + 1)
+    for k in reversed(split):
+        t = out[k]
+        out.insert(k, Tok(BREAK, "", None, t.start, t.start))
     return out
 
 

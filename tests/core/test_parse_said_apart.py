@@ -407,3 +407,10 @@ def test_a_ratio_with_its_own_peak_subject_leaves_the_rate_the_average(catalog: 
                 "times the average. Qwen3-32B, 200 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(100_000)
     assert got["peak_to_average"] == pytest.approx(3)
+
+
+def test_a_rate_at_peak_with_a_ratio_naming_itself_is_divided(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B, 90 req/s at peak with a 3:1 peak-to-average, 700 in / 150 out",
+                catalog).fields
+    assert got["requests_per_day"] == pytest.approx(90 * 86400 / 3)
+    assert got["peak_to_average"] == pytest.approx(3)
