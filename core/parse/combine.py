@@ -698,6 +698,7 @@ def _range(lex: list[Tok], i: int) -> Tok | None:
     if not 0 < bottom < high.value:
         return None
     said = _said_in_brackets(lex, i + 3, bottom, high.value)
+    said = said if said is not None else _averaging(lex, i + 3, bottom, high.value)
     tok = _merge("NUM", [low, lex[i + 1], high], said or high.value)
     if said is not None:
         tok.note = f"'{tok.text}' read as {numbers.compact(said)}, as the words after it say"
@@ -707,6 +708,31 @@ def _range(lex: list[Tok], i: int) -> Tok | None:
         f"(say '{numbers.compact((bottom + high.value) / 2)}' for its middle)"
     )
     return tok
+
+
+_RATE_UNITS = frozenset(
+    {"REQUESTS", "PER_TIME", "TOKENS", "OUT", "OUTS", "IN", "INS", "PER", "TIME"}
+)
+
+
+def _averaging(lex: list[Tok], j: int, low: float, high: float) -> float | None:
+    """ "30–40 rps, averaging 35 over the day": the range's stated mean, its own figure then
+    said no more (dropped as a filler, so no second rate reads; "averaging" stays)."""
+    while j < len(lex) and (lex[j].type in _RATE_UNITS or lex[j].type.startswith("RATE_")):
+        j += 1
+    comma = j if j < len(lex) and lex[j].text == "," else None
+    if comma is not None:
+        j += 1
+    if j + 1 >= len(lex) or lex[j].type != "AVG" or lex[j + 1].type != "NUM":
+        return None
+    mean = lex[j + 1].value
+    if not isinstance(mean, float) or not low <= mean <= high:
+        return None
+    for k in (comma, j + 1):  # "averaging" stays, joined to the rate: it is the average
+        if k is not None:
+            t = lex[k]
+            lex[k] = Tok(FILLER, t.text, None, t.start, t.end)
+    return mean
 
 
 _USE_WORDS = frozenset({"use", "call", "it", "say", "assume", "plan", "take", "for", "sizing"})

@@ -414,3 +414,10 @@ def test_a_rate_at_peak_with_a_ratio_naming_itself_is_divided(catalog: Catalog) 
                 catalog).fields
     assert got["requests_per_day"] == pytest.approx(90 * 86400 / 3)
     assert got["peak_to_average"] == pytest.approx(3)
+
+
+def test_a_range_with_its_stated_average_reads_the_average(catalog: Catalog) -> None:
+    got = parse("Usually 20–30 req/s, averaging 24 across the day, with bursts to 96. GLM-5, "
+                "300 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(24 * 86400)
+    assert got["peak_to_average"] == pytest.approx(4)
