@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,10 +42,21 @@ class Pairs:
     gpu_count: int | None = None
     understood: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    said: dict[str, str] = field(default_factory=dict)
+
+    def read(self, key: str, raw: str) -> None:
+        """Say a pair back, with the row's own words where it was converted from them."""
+        words = self.said.get(key)
+        pair = f"{key}={raw}"
+        self.understood.append(f"{pair.rstrip()} ← '{words}'" if words else f"{pair} (key=value)")
 
 
-def read_pairs(pairs: list[tuple[str, str]], catalog: Catalog) -> Pairs:
-    out = Pairs()
+def read_pairs(
+    pairs: list[tuple[str, str]], catalog: Catalog, said: Mapping[str, str] | None = None
+) -> Pairs:
+    """The pairs typed and resolved; ``said`` holds the words a converted pair came from
+    ("Year-1 volume: 73,000,000 requests"), said back in its place of "(key=value)"."""
+    out = Pairs(said=dict(said or {}))
     for key, raw in pairs[:MAX_PAIRS]:
         if len(out.problems) >= MAX_PROBLEMS:
             out.problems.append("more key=value pairs not read: check the message")
@@ -75,11 +87,11 @@ def _one(out: Pairs, key: str, raw: str, catalog: Catalog) -> None:
         else:
             names = [n for n in raw.replace("+", ",").split(",") if n]
             out.gpu_ids.extend(catalog.gpus.get(n, field_name="gpus").id for n in names)
-        out.understood.append(f"{key}={raw} (key=value)")
+        out.read(key, raw)
         return
     if key == "gpu":
         out.gpu_ids.insert(0, catalog.gpus.get(raw, field_name="gpu").id)
-        out.understood.append(f"{key}={raw} (key=value)")
+        out.read(key, raw)
         return
     value: Any
     if key in _CATALOG:
@@ -103,4 +115,4 @@ def _one(out: Pairs, key: str, raw: str, catalog: Catalog) -> None:
         else:
             value = number
     out.values[key] = value
-    out.understood.append(f"{key}={raw} (key=value)")
+    out.read(key, raw)

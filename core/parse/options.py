@@ -110,6 +110,8 @@ def _taken_at(text: str, lower: str) -> re.Match[str] | None:
 
 
 _PRICE_IN_BRACKETS = re.compile(r"\([^()$]{0,60}\$")
+RIVAL_WORDS = r"competitor|competition|competing|rival"
+"""Words that make a price or a GPU another vendor's, in a negotiation and in its GPUs."""
 _DEAL_CUES = (
     "met ", "meet", "settl", "landed", "agreed", "signed", "closed", "accept", "final", "deal",
     "quoted", "offered", "pitched", "list", "msrp", "rack rate", "book price", "sticker",
@@ -138,7 +140,7 @@ _ROLE_BEFORE = (
     (
         "competitor",
         re.compile(
-            r"\b(?:competitor|competition|competing|rival|incumbent)\b[^$\n;]{0,40}$", re.I
+            rf"\b(?:{RIVAL_WORDS}|incumbent)\b[^$\n;]{{0,40}}$", re.I
         ),
     ),
     ("list", re.compile(r"\b(?:list|msrp|rack\s+rate|book\s+price|sticker)\b[^$\n;]{0,12}$", re.I)),

@@ -39,7 +39,7 @@ from core.parse.later import later
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import compact
-from core.parse.options import deal_price, taken
+from core.parse.options import RIVAL_WORDS, deal_price, taken
 from core.parse.plausible import implausible
 from core.parse.products import each_ones_volume, multiply
 from core.parse.reasoning import split_reasoning, tokens_of
@@ -165,13 +165,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
         reading.ambiguous(note)
     pasted = structured(plain)
     reading.assumed.extend(pasted.notes)
-    pairs = read_pairs([*pasted.pairs, *tokens.pairs], catalog)
-    for k, line in enumerate(pairs.understood):  # "requests_per_day=200000 ← 'Year-1 volume: …'"
-        key = line.partition("=")[0]
-        if key in pasted.said and line.endswith("(key=value)"):
-            said = line.removesuffix("(key=value)").rstrip()
-            pairs.understood[k] = f"{said} ← '{pasted.said[key]}'"
-    return reading, pairs, cut
+    return reading, read_pairs([*pasted.pairs, *tokens.pairs], catalog, pasted.said), cut
 
 
 _TOKENS_OF = re.compile(
@@ -287,7 +281,7 @@ def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
         _NOTHING_ASKED.search(reading.text) or (not volume and _FYI.search(reading.text))
     ):
         return "unknown"  # "Recap of the benchmark, no action needed: on 8x H200 we measured …"
-    if any(values.get(v) is not None for v in VOLUME):
+    if volume:
         return "traffic"
     if pairs.gpu_count or pairs.gpu_ids or "concurrency" in values:
         return "scenario"
@@ -336,16 +330,7 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
     ids = list(dict.fromkeys(pairs.gpu_ids or reading.gpu_ids))
     count = pairs.gpu_count if pairs.gpu_count is not None else reading.gpu_count
     if len(ids) > 1:
-        rivals = [g for g in ids if _said_after_cue(reading, g, _RIVAL)]
-        if rivals and len(rivals) < len(ids):  # "Competitor bid: 24x MI325X … Ours: 16x GB200"
-            ids = [g for g in ids if g not in rivals]
-            notes.append(f"{', '.join(rivals)}: a competitor's bid, not sized")
-            theirs = {reading.gpu_prices.get(g) for g in rivals} - {None}
-            ours = {reading.gpu_prices.get(g) for g in ids} - {None}
-            price = fields.get("price_per_gpu_hour")
-            if price in theirs and price not in ours:  # "CoreWeave quoted them $2.49/hr on H100s"
-                del fields["price_per_gpu_hour"]
-                notes.append(f"${price:.2f}/GPU-hour is the competitor's price, not ours")
+        ids = _without_rivals(fields, reading, ids, notes)
     if len(reading.gpu_prices) > 1 and "price_per_gpu_hour" not in pairs.values:
         notes.extend(_prices_per_gpu(fields, reading, kind, ids))
     if len(ids) > 1:
@@ -396,6 +381,25 @@ def _today_after(reading: Reading, gpu: str) -> bool:
     return at is not None and _TODAY_AFTER.match(reading.text, at) is not None
 
 
+def _without_rivals(
+    fields: dict[str, Any], reading: Reading, ids: list[str], notes: list[str]
+) -> list[str]:
+    """The GPUs named less a competitor's ("Competitor bid: 24x MI325X … Ours: 16x GB200"),
+    and the price said with theirs dropped ("CoreWeave quoted them $2.49/hr on H100s")."""
+    rivals = [g for g in ids if _said_after_cue(reading, g, _RIVAL)]
+    if not rivals or len(rivals) == len(ids):
+        return ids
+    kept = [g for g in ids if g not in rivals]
+    notes.append(f"{', '.join(rivals)}: a competitor's bid, not sized")
+    theirs = {reading.gpu_prices.get(g) for g in rivals} - {None}
+    ours = {reading.gpu_prices.get(g) for g in kept} - {None}
+    price = fields.get("price_per_gpu_hour")
+    if price in theirs and price not in ours:
+        del fields["price_per_gpu_hour"]
+        notes.append(f"${price:.2f}/GPU-hour is the competitor's price, not ours")
+    return kept
+
+
 def _of_today(reading: Reading, said: str | None) -> bool:
     """Whether a figure was said of what they run today: in a sentence that says so, or
     under a heading that does."""
@@ -416,7 +420,7 @@ def _under_today(text: str, at: int) -> bool:
 
 
 _RIVAL = re.compile(
-    r"\b(?:competitor|competition|competing|rival|other\s+vendor|their\s+bid)\b"
+    rf"\b(?:{RIVAL_WORDS}|other\s+vendor|their\s+bid)\b"
     r"|(?<!\bwe\s)(?<!\bi\s)\b(?:quoted|offered|pitched)\s+them\b",  # "CoreWeave quoted them"
     re.I,
 )
