@@ -117,8 +117,9 @@ def later(reading: Reading) -> None:
         return
     asked = _SIZE_FOR_IT.search(text)
     if asked is None:
+        today = f"{compact(float(reading.values[name]))} {name.replace('_', ' ')}"
         reading.ambiguous(
-            f"'{said}': sized for today's volume; say 'size for {factor:g}x' to size for it"
+            f"'{said}': sized for today's {today}; say 'size for {factor:g}x' to size for it"
         )
         return
     reading.scales[:] = [s for s in reading.scales if s[1] != factor]  # applied here

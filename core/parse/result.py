@@ -36,6 +36,7 @@ from core.parse.facts import Reading, read
 from core.parse.grammar import matches
 from core.parse.keyvalue import Pairs, read_pairs
 from core.parse.later import later
+from core.parse.leftovers import unread_additions
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import compact
@@ -157,6 +158,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     concurrency_per_gpu(reading)
     taken(reading)
     deal_price(reading)
+    unread_additions(reading, tokens.counts)
     for day, said in as_of:
         reading.put("as_of", day, f"as of {day.isoformat()}", said)
     for number in tokens.refused:

@@ -421,3 +421,32 @@ def test_a_range_with_its_stated_average_reads_the_average(catalog: Catalog) -> 
                 "300 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(24 * 86400)
     assert got["peak_to_average"] == pytest.approx(4)
+
+
+def test_a_figure_said_as_an_addition_and_not_summed_is_named_with_the_volume(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("Llama 3.1 70B does 2M requests a day for support; the billing bot is "
+                   "another 400k. 900 in, 150 out.", catalog)
+    named = [a for a in parsed.ambiguities if "another 400k" in a]
+    assert parsed.fields["requests_per_day"] == 2_000_000 and named
+    assert "2M requests per day" in named[0]
+
+
+def test_a_share_said_on_top_and_not_applied_is_named(catalog: Catalog) -> None:
+    parsed = parse("Qwen3-32B: 80M output tokens a day from the app. The beta group "
+                   "reruns 15% of those again overnight.", catalog)
+    assert any("15% of those again" in a for a in parsed.ambiguities)
+
+
+def test_a_time_or_a_share_of_capacity_beside_an_adding_word_is_no_addition(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("DeepSeek V3, 3M requests a day, 1k in, 300 out. They'd add 12 more "
+                   "months at the same rate, and also want $/M at 50% utilization.", catalog)
+    assert not any("adds to it" in a for a in parsed.ambiguities)
+
+
+def test_a_multiple_left_for_later_says_the_volume_sized_today(catalog: Catalog) -> None:
+    parsed = parse("gpt-oss-120b at 300k req/day now; next year it's 3x that.", catalog)
+    assert any("today's 300k requests per day" in a for a in parsed.ambiguities)

@@ -1,0 +1,72 @@
+"""A figure said as an addition to the volume, and left out of it, is named in the reply.
+
+"300M output tokens a day; marketing wants 10% of that again, plus the partner API which is
+another 120M": when no pass has folded "10% of that again" or "another 120M" into the
+volume, sizing 300M without a word would be confidently wrong. The reader cannot always do
+the arithmetic people write, but it can always say which of their figures it did not use.
+A figure is an addition when the words next to it say so ("another", "plus", "additional",
+"on top", "again", "also") and nothing read so far came from it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.parse.facts import Reading
+from core.parse.numbers import compact
+from core.parse.terminals import Tok
+
+_BEFORE = re.compile(
+    r"\b(?:another|plus|additional|extra|also|adds?|adding|added)\b(?:\s+\S+){0,2}\s*$",
+    re.IGNORECASE,
+)
+"""An adding word up to two words before the figure."""
+_AFTER = re.compile(
+    r"^\s*(?:\S+\s+){0,2}?(?:of\s+(?:that|those|them|it)\s+)?(?:again|on\s+top|more)\b",
+    re.IGNORECASE,
+)
+"""An adding word up to two words after it ("10% of that again", "20% on top")."""
+_NOT_A_VOLUME = re.compile(
+    r"^\s*(?:ms|s|secs?|seconds?|min(?:ute)?s?|h(?:ou)?rs?|days?|weeks?|mo(?:nth)?s?|years?"
+    r"|gpus?|nodes?|x|utili[sz]ation|util|of\s+capacity|discount|off|margin|a\s+month"
+    r"|per\s+month|mom|m/m|yoy|y/y|qoq|a\s+year|per\s+year|growth|more\s+(?:at|months?))\b",
+    re.IGNORECASE,
+)
+"""Words after a figure that make it a time, a count of hardware, a share or a rate of
+growth: "12 more months", "also at 60% utilization", not an addition to the volume."""
+_CLAUSE_END = re.compile(r"[.;!?\n]")
+_VOLUMES = ("requests_per_day", "output_tokens_per_day")
+
+
+def unread_additions(reading: Reading, counts: list[Tok]) -> None:
+    """Name each added figure the volume does not include (see the module docstring)."""
+    volumes = [(n, float(reading.values[n])) for n in _VOLUMES if n in reading.values]
+    if not volumes:
+        return
+    name, volume = volumes[0]
+    said = " ".join([*reading.understood, *reading.assumed, *reading.ambiguities])
+    text = reading.text
+    for tok in counts:
+        figure = " ".join(text[tok.start : tok.end].split())
+        if tok.type not in ("NUM", "PCT") or _quoted(figure, said):
+            continue
+        if tok.type == "NUM" and not (isinstance(tok.value, float) and tok.value >= volume / 100):
+            continue  # "another 4,000 reasoning tokens" beside a million requests a day
+        start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, tok.start)), default=0)
+        end_match = _CLAUSE_END.search(text, tok.end)
+        end = end_match.start() if end_match else len(text)
+        before, after = text[start : tok.start], text[tok.end : end]
+        if _NOT_A_VOLUME.match(after) or before.rstrip().lower().endswith(" at"):
+            continue
+        if not (_BEFORE.search(before) or _AFTER.match(after)):
+            continue
+        words = " ".join([*before.split()[-3:], figure, *after.split()[:4]])
+        reading.ambiguous(
+            f"'{words}' is not in the {compact(volume)} {name.replace('_', ' ')} sized: "
+            "say the total if it adds to it"
+        )
+
+
+def _quoted(figure: str, said: str) -> bool:
+    """Whether a say-back already names the figure (as its own word, not inside another)."""
+    return re.search(rf"(?<![\w.,]){re.escape(figure)}(?![\w.,])", said) is not None
