@@ -46,6 +46,7 @@ def unread_additions(reading: Reading, counts: list[Tok]) -> None:
     name, volume = volumes[0]
     said = " ".join([*reading.understood, *reading.assumed, *reading.ambiguities])
     text = reading.text
+    noun = _counted(reading.sources.get(name, ""))
     for tok in counts:
         figure = " ".join(text[tok.start : tok.end].split())
         if tok.type not in ("NUM", "PCT") or _quoted(figure, said):
@@ -58,13 +59,38 @@ def unread_additions(reading: Reading, counts: list[Tok]) -> None:
         before, after = text[start : tok.start], text[tok.end : end]
         if _NOT_A_VOLUME.match(after) or before.rstrip().lower().endswith(" at"):
             continue
-        if not (_BEFORE.search(before) or _AFTER.match(after)):
+        if not (_BEFORE.search(before) or _AFTER.match(after) or _same_noun(after, noun)):
             continue
-        words = " ".join([*before.split()[-3:], figure, *after.split()[:4]])
+        lead = re.split(r"[,()]", before)[-1].split()[-3:]  # "…out), and the 1.2M": "and the"
+        words = " ".join([*lead, figure, *after.split()[:4]])
         reading.ambiguous(
             f"'{words}' is not in the {compact(volume)} {name.replace('_', ' ')} sized: "
             "say the total if it adds to it"
         )
+
+
+_NOUN_AFTER = re.compile(
+    r"^[\d.,]+\s*[kmb]?\s+(?:[a-z-]+\s+)?(?P<noun>[a-z]{4,}s)\b", re.IGNORECASE
+)
+"""The plural noun a volume counts, right after its figure: "3.6M new listings a month"."""
+_NOT_COUNTED = frozenset({"requests", "tokens", "calls", "queries", "prompts", "reqs", "toks"})
+"""Nouns every volume shares: another figure of them is no copy of this one's."""
+
+
+def _counted(source: str) -> str | None:
+    """What the volume counts when it is a thing of the customer's ("listings", "tickets")."""
+    m = _NOUN_AFTER.match(source)
+    if m is None or m["noun"].lower() in _NOT_COUNTED:
+        return None
+    return m["noun"].lower()
+
+
+def _same_noun(after: str, noun: str | None) -> bool:
+    """A figure of the same things as the volume ("and the 1.2M existing listings")."""
+    return (
+        noun is not None
+        and re.match(rf"^\s*(?:[a-z-]+\s+)?{re.escape(noun)}\b", after, re.IGNORECASE) is not None
+    )
 
 
 def _quoted(figure: str, said: str) -> bool:

@@ -450,3 +450,10 @@ def test_a_time_or_a_share_of_capacity_beside_an_adding_word_is_no_addition(
 def test_a_multiple_left_for_later_says_the_volume_sized_today(catalog: Catalog) -> None:
     parsed = parse("gpt-oss-120b at 300k req/day now; next year it's 3x that.", catalog)
     assert any("today's 300k requests per day" in a for a in parsed.ambiguities)
+
+
+def test_a_second_figure_of_the_things_the_volume_counts_is_named(catalog: Catalog) -> None:
+    parsed = parse("Llama 3.1 8B: 3M new tickets a month, one call each; the 500k reopened "
+                   "tickets get a second call. 700 in / 200 out.", catalog)
+    assert parsed.fields["requests_per_day"] == 100_000
+    assert any("the 500k reopened tickets" in a for a in parsed.ambiguities)
