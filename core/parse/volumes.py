@@ -652,12 +652,55 @@ def pages(reading: Reading) -> None:
     count, per_page = amount(found["pages"]), amount(found["tokens"].replace(" ", ""))
     if not count or not per_page or count != int(count):
         return
+    chunk = _CHUNK.search(reading.text)
+    per_call = amount(chunk["pages"]) if chunk else None
+    asked = f"'{found['tokens'].strip()}"  # "'500 tokens': input or output tokens?"
+    if chunk is not None and per_call and 0 < per_call < count:
+        reading.ambiguities[:] = [a for a in reading.ambiguities if asked not in a]
+        _chunked(reading, count, per_call, per_page, " ".join(chunk.group().split()))
+        return
     total = round(count * per_page)
     said = " ".join(found.group().split())
     if reading.values.get("input_tokens") not in (None, per_page):
         return  # an input length said outright wins
     reading.withdraw("input_tokens")
     reading.match = None
-    asked = f"'{found['tokens'].strip()}"  # "'500 tokens': input or output tokens?"
     reading.ambiguities[:] = [a for a in reading.ambiguities if asked not in a]
     reading.put("input_tokens", total, f"{total:,} input tokens per request", said)
+
+
+_CHUNK = re.compile(
+    r"\b(?P<pages>\d+)\s+pages?\s+(?:per|each|an?|in\s+(?:each|every|one))\s+"
+    r"(?:[a-z-]+\s+){0,2}?(?:call|request|prompt|chunk)\b",
+    re.IGNORECASE,
+)
+"""Pages sent in each call: "the pipeline sends 5 pages per extraction call"."""
+
+
+def _chunked(reading: Reading, count: float, per_call: float, per_page: float, said: str) -> None:
+    """A document read a few pages a call: each call reads those pages' tokens, and a
+    document takes its pages over the pages of a call calls (on average; a volume of
+    documents becomes a volume of calls)."""
+    total = round(per_call * per_page)
+    calls = count / per_call
+    if reading.values.get("input_tokens") not in (None, per_page, total):
+        return  # an input length said outright wins
+    reading.withdraw("input_tokens")
+    reading.match = None
+    note = f"{total:,} input tokens per request: {per_call:g} pages × {per_page:g} tokens a page"
+    reading.put("input_tokens", total, note, said)
+    source = reading.sources.get("requests_per_day", "")
+    value = reading.values.get("requests_per_day")
+    if not isinstance(value, float) or re.search(r"\b(?:calls?|requests?)\b", source):
+        return
+    if re.search(r"\bpages?\b", source):  # "9,000 files a week × 30 pages each": pages a day
+        reading.values["requests_per_day"] = value / per_call
+        reading.understood.append(
+            f"{compact(value / per_call)} requests/day: {compact(value)} pages a day, '{said}'"
+        )
+        return
+    reading.values["requests_per_day"] = value * calls
+    reading.understood.append(
+        f"{compact(value * calls)} requests/day: {calls:g} calls a document "
+        f"({count:g} pages, '{said}') × {compact(value)}"
+    )

@@ -457,3 +457,13 @@ def test_a_second_figure_of_the_things_the_volume_counts_is_named(catalog: Catal
                    "tickets get a second call. 700 in / 200 out.", catalog)
     assert parsed.fields["requests_per_day"] == 100_000
     assert any("the 500k reopened tickets" in a for a in parsed.ambiguities)
+
+
+def test_documents_read_a_few_pages_a_call_are_that_many_calls_of_those_pages(
+    catalog: Catalog,
+) -> None:
+    got = parse("Claims intake: 9,000 files a week, 30 pages each at about 400 tokens a "
+                "page; we send 10 pages per LLM call and get 250 tokens back. Llama 3.1 70B",
+                catalog).fields
+    assert got["input_tokens"] == 4_000
+    assert got["requests_per_day"] == pytest.approx(9_000 / 7 * 3)
