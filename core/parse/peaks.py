@@ -275,8 +275,11 @@ def _opened(
         k = m.first - 1
         if k < 1 or k in covered or toks[k].type != "PEAK":
             continue
-        if toks[k - 1].type == "TRAFFIC" and k > 1 and toks[k - 2].type == BREAK:
-            k -= 1  # "…, but right after the push it bursts to 10k/min": "it" is the traffic
+        if toks[k - 1].type == "TRAFFIC" and k > 1 and (
+            toks[k - 2].type == BREAK
+            or (k - 2 in ends and _JOINED.fullmatch(text, toks[k - 2].end, toks[k - 1].start))
+        ):  # "…, but right after the push it bursts to 10k/min", "4M a day but it bursts to"
+            k -= 1  # "it" is the traffic
         if toks[k - 1].type != BREAK and not (
             k - 1 in ends and _JOINED.fullmatch(text, toks[k - 1].end, toks[k].start)
         ):

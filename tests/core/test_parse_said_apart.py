@@ -467,3 +467,10 @@ def test_documents_read_a_few_pages_a_call_are_that_many_calls_of_those_pages(
                 catalog).fields
     assert got["input_tokens"] == 4_000
     assert got["requests_per_day"] == pytest.approx(9_000 / 7 * 3)
+
+
+def test_a_burst_after_but_it_is_the_peak_of_the_daily_volume_before(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B: 1.73M req/day but it bursts to 60 rps around 9am. 800 in, "
+                "120 out, on L40S", catalog).fields
+    assert got["requests_per_day"] == 1_730_000
+    assert got["peak_to_average"] == pytest.approx(60 * 86400 / 1.73e6)
