@@ -97,11 +97,13 @@ _DIGITS["九"] = 9
 _UNITS = {"十": 10, "百": 100, "千": 1000}
 _SCALES = {"万": 10_000, "亿": 100_000_000, "億": 100_000_000}
 _NUMERAL = re.compile(
-    "[零一二两三四五六七八九十百千]+[万亿億]?(?:[零一二两三四五六七八九十百千]+)?(?=[倍年个月天次件秒万亿億名]|\\s*token)"
+    "(?<![\\d.])[零一二两三四五六七八九十百千]+[万亿億]?(?:[零一二两三四五六七八九十百千]+)?(?=[倍年个月天次件秒万亿億名]|\\s*token)"
     "|[零一二两三四五六七八九十百千]{2,}[万亿億]?"
 )
 """A figure in Chinese numerals before a counter, scale or unit ("五千万 token", "两倍",
-"两年"), or of two characters or more."""
+"两年"), or of two characters or more; never a scale after digits ("6千" is 6 thousand)."""
+_TIMES_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*([十百千])([万亿億]?)")
+"""Digits before a unit numeral, "6千": six thousand; "3千万": thirty million."""
 _COUNTED = re.compile(r"(\d+)\s*대")
 """Korean "H100 4대": four of them."""
 
@@ -128,6 +130,9 @@ def spelled_out(text: str) -> str:
         return text
     text = text.replace("、", ", ").replace("。", ". ").replace("，", ", ")
     text = _COUNTED.sub(r"x\1 ", text)
+    text = _TIMES_UNIT.sub(
+        lambda m: f"{float(m[1]) * _UNITS[m[2]] * _SCALES.get(m[3], 1):.0f}", text
+    )
     text = _NUMERAL.sub(lambda m: _numeral(m.group()), text)
     text = _TIMES_AVERAGE.sub(r" \1x the average ", text)
     text = _WORD.sub(lambda m: f" {_WORDS[m.group()]} ", text)

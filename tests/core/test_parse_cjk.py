@@ -33,3 +33,9 @@ def test_the_peak_as_the_averages_multiple(catalog: Catalog) -> None:
 def test_text_without_the_script_is_left_alone() -> None:
     text = "2M requests/day on Llama 3.1 8B"
     assert spelled_out(text) is text
+
+
+def test_digits_before_a_thousand_numeral_are_that_many_thousands(catalog: Catalog) -> None:
+    got = parse("DeepSeek V3 部署在 H200 上。每天 80万 请求, 每个请求 input 约 4千 tokens, "
+                "输出 3百 tokens。", catalog).fields
+    assert (got["input_tokens"], got["output_tokens"]) == (4000, 300)
