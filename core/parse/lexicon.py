@@ -290,6 +290,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("tiempo", "hasta", "el", "primer", "token"): "TTFT",
     ("in", "ingresso"): "IN",
     ("al", "giorno"): "PER_TIME:day",
+    ("al", "secondo"): "PER_TIME:second",  # Italian "richieste al secondo", "al minuto"
+    ("al", "minuto"): "PER_TIME:minute",
     ("all'", "ora"): "PER_TIME:hour",
     ("per", "dag"): "PER_TIME:day",
     ("na", "dzień"): "PER_TIME:day",

@@ -39,7 +39,9 @@ _PIECES = (
     r"(?P<num>(?=[\d.])(?:\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|milhões|milhão|milioni|milione"
     r"|miliardi|miljoen|milyon|milyar|billions?|mil|mio|mrd|bn|tsd|[kmb]"
     r"|dollars?|dolar|dólares|usd|eur|euros?|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
-    r"|seconds?|secondes?|segundos?|sekunden?)\b|\s?[$€%])"
+    r"|seconds?|secondes?|segundos?|sekunden?|secondi|anfragen|requêtes|requetes|richieste"
+    r"|solicitudes|peticiones|requisições|requisicoes|consultas|aufrufe|appels|chiamate"
+    r"|llamadas|chamadas)\b|\s?[$€%])"
     r"|(?:(?<=[$€£])|(?<=[$€£] )|(?<=USD )|(?<=usd )|(?<=BRL ))\d+,\d\d(?![\d,])"  # "$ 5,80"
     r"|\b\d{1,2}(?:,\d\d)+,\d{3}(?![\d,])"  # "5,00,000": the Indian grouping, five lakh
     r"|\b\d,\d(?![\d,])"  # "1,8": one digit after a comma is never a thousands group

@@ -1546,3 +1546,14 @@ def test_the_first_tokens_wait_in_italian(catalog: Catalog) -> None:
     got = parse("DeepSeek V3 su H200, 1 milione di richieste al giorno. Latenza primo token max "
                 "2,5 s.", catalog).fields
     assert got["max_ttft_s"] == 2.5
+
+
+@pytest.mark.parametrize(
+    ("said", "per_second"),
+    [("12,5 richieste al secondo", 12.5), ("ca. 41,5 Anfragen pro Sekunde", 41.5)],
+)
+def test_a_decimal_comma_before_a_foreign_request_word_is_a_decimal(
+    catalog: Catalog, said: str, per_second: float
+) -> None:
+    got = parse(f"Mixtral 8x7B, {said}, 900 in, 150 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(per_second * 86400)
