@@ -144,7 +144,10 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
             _as_price(second)
             kind_b = "$"
         if _NOT.match(between) or (_WORDS_THEN_NOT.match(between) and _bare(toks, b)):
-            if kind_a != "name" and (kind_a == kind_b or kind_b == "n"):
+            if kind_a == "per" != kind_b:  # "meant 300k/day not 3M": the rate's figure
+                if a and _kind(toks[a - 1]) == kind_b:
+                    _retract(toks, a - 1, b, text)
+            elif kind_a != "name" and (kind_a == kind_b or kind_b == "n"):
                 _retract(toks, a, b, text)  # "it's 24x, not 16", "50%, not 60"
         elif (
             _marked(between)

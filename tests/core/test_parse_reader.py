@@ -1557,3 +1557,9 @@ def test_a_decimal_comma_before_a_foreign_request_word_is_a_decimal(
 ) -> None:
     got = parse(f"Mixtral 8x7B, {said}, 900 in, 150 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(per_second * 86400)
+
+
+def test_a_rate_said_before_not_corrects_the_figure_said_earlier(catalog: Catalog) -> None:
+    got = parse("Llama 3.1 70B, 3M req/day, 1k in 200 out, H100.\nugh, meant 300k/day "
+                "not 3M", catalog).fields
+    assert got["requests_per_day"] == 300_000
