@@ -98,6 +98,8 @@ def _wrapped(before: str, after: str) -> str | None:
     first = after[0]
     if not (first.isalnum() or first in _GOES_ON) or _NUMBERED.match(after):
         return None
+    if line[-1].isdigit() and first.isdigit():
+        return None  # "peak 40 rps, p2a 4" then "300 in / 60 out": joined, one figure of two
     if separator(before) or separator(after) or _ITEM.match(before) or _ITEM.match(after):
         return None
     if part_line(before) or part_line(after):

@@ -661,3 +661,11 @@ def test_a_yaml_context_length_is_the_context(catalog: Catalog) -> None:
     got = fields(catalog, "workload:\n  model: GLM-5\n  gpu: H200\n  requests_per_day: 90000\n"
                  "  context_length: 128k")
     assert got["context_tokens"] == 128_000
+
+
+def test_a_line_ending_in_a_figure_is_not_joined_to_a_line_opening_with_one(
+    catalog: Catalog,
+) -> None:
+    got = parse("gpt-oss-20b on L40S\npeak 30 rps, p2a 3\n250 in / 40 out",
+                catalog).fields
+    assert (got["peak_to_average"], got["input_tokens"]) == (3.0, 250)
