@@ -320,6 +320,8 @@ def _share(text: str, t: Tok) -> Factor | None:
         return None  # "grows ten percent a month": a rate of change, not who asks
     if words[1:3] and words[1] == "over" and words[0] == words[2]:
         return None  # "revenue up 18% year over year": a change, not a share
+    if any("-over-" in w or w in _NOT_SHARES for w in words[1:3]):
+        return None  # "expect 6% month-over-month growth", "8% annual growth"
     if _GROWING.search(text, max(0, t.start - 20), t.start):
         return None  # "expecting that to grow 40% quarter over quarter"
     if words[:2] == ["of", "capacity"] or (words[:1] and words[0] in _NOT_SHARES):

@@ -474,3 +474,9 @@ def test_a_burst_after_but_it_is_the_peak_of_the_daily_volume_before(catalog: Ca
                 "120 out, on L40S", catalog).fields
     assert got["requests_per_day"] == 1_730_000
     assert got["peak_to_average"] == pytest.approx(60 * 86400 / 1.73e6)
+
+
+def test_a_growth_rate_after_a_monthly_volume_is_no_share_of_it(catalog: Catalog) -> None:
+    got = parse("We answer about 90,000 questions a month and expect 5% month-over-month "
+                "growth. Llama 3.1 70B, 2k in, 300 out", catalog).fields
+    assert (got["requests_per_day"], got["monthly_growth"]) == (3_000, 0.05)
