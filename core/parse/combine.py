@@ -119,6 +119,8 @@ def combine(lex: list[Tok]) -> list[Tok]:
         if kind in ("AVG", "GPUWORD") and (
             at(i + 1) == "UTIL" or (at(i + 1) == "GPUWORD" and at(i + 2) == "UTIL")
         ):  # "planned average utilization", "60% average GPU utilization": one target
+            if kind == "GPUWORD" and out and out[-1].type == "NUM" and t.text.endswith("s"):
+                out.append(Tok(BREAK, t.text, None, t.start, t.end))  # "below 50 GPUs util…"
             i += 1
             continue
         ceiling = kind == "PEAK" and out and out[-1].type == "UTIL"

@@ -1563,3 +1563,9 @@ def test_a_rate_said_before_not_corrects_the_figure_said_earlier(catalog: Catalo
     got = parse("Llama 3.1 70B, 3M req/day, 1k in 200 out, H100.\nugh, meant 300k/day "
                 "not 3M", catalog).fields
     assert got["requests_per_day"] == 300_000
+
+
+def test_a_count_of_gpus_before_the_word_util_is_no_utilization(catalog: Catalog) -> None:
+    got = parse("Quote 16x H200, Llama 3.1 70B, batch 48, 12 months; volume pricing starts "
+                "at 64 GPUs util target 70%", catalog).fields
+    assert got["utilization"] == 0.7
