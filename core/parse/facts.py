@@ -86,6 +86,7 @@ class Reading:
     gpu_nodes: tuple[int, str, str] | None = None  # "2 GB300 racks": nodes, words, GPU
     node_gpus: int | None = None  # "an 8-GPU B300 node": the GPUs of the node said
     model_short: bool = False  # the model came from a short alias ("v3", "r1")
+    model_typo: bool = False  # the model was read through a typo ("deepseak")
     quoted_utilization: bool = False  # "$/M at 40% utilization": the share it is quoted at
     price_per_node: float | None = None  # "$19.60 per node-hour": a node's price
     gpu_said: list[str] = field(default_factory=list)
@@ -991,9 +992,16 @@ def _catalog(name: str) -> Callable[[Reading, Match, list[Tok]], None]:
                         f"'{m.toks[0].text}' not read as {value}: {r.values['model']} named"
                     )
                 return
-            if r.model_short and not short:
+            typo = m.toks[0].unsure  # "deepseak r1", "minima": read through a typo
+            if typo and "model" in r.values and not r.model_typo:
+                if r.values["model"] != value:  # "kimi k2.5 … velocità minima"
+                    m.toks[0].note = (
+                        f"'{m.toks[0].text}' not read as {value}: {r.values['model']} named"
+                    )
+                return
+            if (r.model_short and not short) or (r.model_typo and not typo):
                 del r.values["model"]  # a full name over a short alias said before it
-            r.model_short = short
+            r.model_short, r.model_typo = short, typo
             r.model_said = r.said(m)  # said back with the model's name (core.parse.result)
         r.put(name, value, None if name == "model" else f"{name} {value}")
 

@@ -1569,3 +1569,10 @@ def test_a_count_of_gpus_before_the_word_util_is_no_utilization(catalog: Catalog
     got = parse("Quote 16x H200, Llama 3.1 70B, batch 48, 12 months; volume pricing starts "
                 "at 64 GPUs util target 70%", catalog).fields
     assert got["utilization"] == 0.7
+
+
+def test_a_word_close_to_a_model_name_does_not_replace_the_model_named(catalog: Catalog) -> None:
+    parsed = parse("Il cliente usa Qwen3-32B, 15 richieste al secondo, input 900 token, "
+                   "output 200; latenza minima richiesta", catalog)
+    assert parsed.fields["model"] == "qwen3-32b"
+    assert any("'minima' not read as" in a for a in parsed.ambiguities)
