@@ -368,6 +368,7 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
 _TODAY = re.compile(
     r"\b(?:today|currently|current(?:ly)?|self[\s-]hosted|existing|incumbent|rn|we\s+run|they\s+run|abhi"
     r"|aktuell|derzeit|actuellement|atualmente|actualmente|attualmente|obecnie|momenteel"
+    r"|oggi|hoy|hoje|heute|aujourd'hui"
     r"|running|runs|now|at\s+the\s+moment|move\s+off|off\s+of|replace|bill\s+is|bench"
     r"|benchmark(?:ed)?|tested|their\s+own|our\s+own"
     r"|(?:switching|moving|migrating|migrate)\s+(?:from|off|away\s+from))\b"
@@ -505,10 +506,12 @@ _TODAY_HEADING = re.compile(
     r"\b(?:current|existing|today|as[\s-]is|present|legacy|incumbent)\b", re.IGNORECASE
 )
 _TODAY_AFTER = re.compile(
-    r"(?:\d+\s*(?:[x×]\s*)?)?[\w-]+(?:\.\w+)*s?\s*[,;]?\s*(?:today|now|rn|currently|at\s+the\s+moment)\b",
+    r"(?:\d+\s*(?:[x×]\s*)?)?[\w-]+(?:\.\w+)*s?(?:\s*(?:\+|&|and|with)\s*[\w.-]+)?\s*[,;]?\s*"
+    r"(?:today|now|rn|currently|at\s+the\s+moment)\b",
     re.I,
 )  # "on H20. Today they run on A100s": a new sentence's "today" is the A100s', not H20's
-"""A GPU named, then "today" or "now": what they run, said after the name."""
+"""A GPU named, then "today" or "now" ("on a100 + vllm today"): what they run, said after
+the name."""
 
 
 _MOVE_TO = re.compile(

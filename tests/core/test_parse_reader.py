@@ -1576,3 +1576,17 @@ def test_a_word_close_to_a_model_name_does_not_replace_the_model_named(catalog: 
                    "output 200; latenza minima richiesta", catalog)
     assert parsed.fields["model"] == "qwen3-32b"
     assert any("'minima' not read as" in a for a in parsed.ambiguities)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "they're on h100 + sglang today, want to move to b200",
+        "oggi usano H100, vogliono passare a B200",
+    ],
+)
+def test_the_gpu_run_today_with_its_stack_or_in_italian_is_not_sized(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"Qwen3-32B, {said}; 400k req/day, 1k in 200 out", catalog).fields
+    assert got["gpu"] == "b200" and got["gpus"] == ("b200",)
