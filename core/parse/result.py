@@ -345,6 +345,10 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
         if "utilization" in fields and _of_today(reading, reading.sources.get("utilization")):
             share = fields.pop("utilization")  # "today they run on A100s at about 40% util"
             notes.append(f"{share:.0%} utilization: what they run today, not the plan")
+            plan = _PLAN_FOR.search(reading.text)
+            if plan is not None and 0 < float(plan["pct"]) <= 100:  # "…, plan for 50% on ours"
+                fields["planned_utilization"] = float(plan["pct"]) / 100
+                notes.append(f"planned utilization {plan['pct']}% ← '{plan.group()}'")
         if "utilization" in fields and not reading.quoted_utilization:
             # a fleet's utilization is the sizing's planned one, unless said with a price
             fields["planned_utilization"] = fields.pop("utilization")
@@ -413,7 +417,7 @@ def _of_today(reading: Reading, said: str | None) -> bool:
     if now and not _PLANNED.search(clause, now[-1]):
         return True  # "their current fleet is 12 A100s at ~55% util", not "…, plan at 75%"
     end = at + len(said)
-    return _under_today(reading.text, at) or bool(_NOW.match(reading.text, end, end + 16))
+    return _under_today(reading.text, at) or bool(_NOW.match(reading.text, end, end + 24))
 
 
 def _under_today(text: str, at: int) -> bool:
@@ -496,9 +500,12 @@ def counted_today(reading: Reading) -> None:
 
 
 _NOW = re.compile(
-    r"[\s,]*\b(?:today|currently|current|existing|now|at\s+the\s+moment|at\s+present)\b",
+    r"[\s,]*(?:on\s+(?:their|the|our)\s+)?"
+    r"\b(?:today|currently|current|existing|now|at\s+the\s+moment|at\s+present)\b",
     re.IGNORECASE,
 )
+_PLAN_FOR = re.compile(r"\bplan(?:ned)?\s+(?:for|at|on)\s+(?:~\s*|about\s+)?(?P<pct>\d{1,3})\s*%")
+"""The share to plan at, said beside today's: "they're at 65% util today, plan for 50%"."""
 _PLANNED = re.compile(r"\b(?:plan|planned|planning|target|assum|size|sizing|aim|want)", re.I)
 _HEADING = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|\*\*)(?P<h>[^\n]{1,60})$", re.MULTILINE)
 """A markdown heading or a bold line: what the lines under it are about."""

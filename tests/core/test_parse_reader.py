@@ -1590,3 +1590,12 @@ def test_the_gpu_run_today_with_its_stack_or_in_italian_is_not_sized(
 ) -> None:
     got = parse(f"Qwen3-32B, {said}; 400k req/day, 1k in 200 out", catalog).fields
     assert got["gpu"] == "b200" and got["gpus"] == ("b200",)
+
+
+def test_todays_utilization_said_after_it_gives_way_to_the_plan_said_beside_it(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("Llama 3.1 8B on L40S, 900k req/day, 500 in 100 out. They run 80% util on "
+                   "the existing A10s; plan at 60% with us", catalog)
+    assert parsed.fields["planned_utilization"] == 0.6
+    assert any("what they run today" in n for n in parsed.assumed + parsed.ambiguities)
