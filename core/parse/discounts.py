@@ -80,7 +80,8 @@ def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]
 
 _ASKED_FOR = re.compile(
     r"\b(?:wants?|wanted|asking\s+for|asks?\s+for|asked\s+for|requested|requesting|pushing\s+for"
-    r"|hoping\s+for|would\s+like)\s+(?:a\s+|another\s+)?(?:~\s*)?$",
+    r"|hoping\s+for|would\s+like|asked\s+about|asking\s+about|asks?\s+about)\s+(?:a\s+|another\s+)?"
+    r"(?:~\s*)?$",
     re.IGNORECASE,
 )
 _AT_LIST_AFTER = re.compile(
@@ -89,6 +90,13 @@ _AT_LIST_AFTER = re.compile(
     r"|^[^.;!?\n]{0,40}?\b(?:price|quote|run|cost)\s+the\s+\d{1,3}(?:[\s-]*months?)?\s+(?:for\s+now|first)",
     re.IGNORECASE,
 )
+_SET_ASIDE = re.compile(
+    r"^[^.;!?\n]{0,60}?\b(?:ignore|don'?t\s+(?:bake|apply|include|factor)|do\s+not\s+(?:bake|apply"
+    r"|include|factor)|not\s+(?:baked|applied|included)|leave\s+(?:it|that|the\s+discount)\s+out"
+    r"|quote\s+(?:at\s+)?list|next\s+year|for\s+later)\b",
+    re.IGNORECASE,
+)
+"""A discount said, then set aside: "15% off if they prepay but DON'T bake the discount in"."""
 _IF_TERM = re.compile(
     r"^\s*(?:\w+\s+){0,2}?if\s+(?:they|we|the\s+customer)\s+(?:go|goes|sign|signs|commit|commits"
     r"|move|moves|take|takes|extend)\s+(?:to\s+|for\s+)?(?:a\s+)?(?P<n>\d{1,3})",
@@ -104,7 +112,7 @@ def _unless(text: str, found: re.Match[str], term: object) -> str | None:
     conditional = _IF_TERM.match(after)
     if conditional is not None and isinstance(term, int) and int(conditional["n"]) != term:
         return f"it is offered on {conditional['n']} months, and the {term}-month term is priced"
-    if _AT_LIST_AFTER.match(after):
+    if _AT_LIST_AFTER.match(after) or _SET_ASIDE.match(after):
         return "asked to price it before the discount"
     if _ASKED_FOR.search(text, max(0, found.start() - 30), found.start()):
         return "the customer's ask, not the price agreed"

@@ -1599,3 +1599,17 @@ def test_todays_utilization_said_after_it_gives_way_to_the_plan_said_beside_it(
                    "the existing A10s; plan at 60% with us", catalog)
     assert parsed.fields["planned_utilization"] == 0.6
     assert any("what they run today" in n for n in parsed.assumed + parsed.ambiguities)
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "They get 10% off if they pay annually, but don't apply that here.",
+        "Procurement also asked about a 10% multi-year discount, ignore for now.",
+    ],
+)
+def test_a_discount_set_aside_is_not_taken_off_the_price(catalog: Catalog, aside: str) -> None:
+    parsed = parse(f"Quote 8x H200 for Llama 3.1 70B at $3.00/GPU-hour, 12 months, batch 32. "
+                   f"{aside}", catalog)
+    assert parsed.fields["price_per_gpu_hour"] == 3.0
+    assert any("not applied" in n for n in parsed.understood)
