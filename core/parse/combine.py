@@ -359,7 +359,7 @@ def combine(lex: list[Tok]) -> list[Tok]:
             continue
         out.append(t)
         i += 1
-    return _own_times(_counts_after_peak(out))
+    return _own_times(_counts_after_peak(_nodes_counted(out)))
 
 
 def _own_times(out: list[Tok]) -> list[Tok]:
@@ -380,6 +380,20 @@ def _own_times(out: list[Tok]) -> list[Tok]:
             out[k] = Tok(BREAK if j == k + 1 else FILLER, t.text, None, t.start, t.end)
             dropped = dropped or j != k + 1
     return [t for t in out if t.type != FILLER] if dropped else out
+
+
+def _nodes_counted(out: list[Tok]) -> list[Tok]:
+    """ "2 x 8-GPU MI325X servers": the multiple counts the nodes of the GPUs after it."""
+    for k in range(len(out) - 3):
+        if (
+            out[k].type == "MULT"
+            and out[k + 1].type == "NUM"
+            and out[k + 2].type == "GPUWORD"
+            and any(t.type == "NODES" for t in out[k + 3 : k + 5])
+        ):
+            t = out[k]
+            out[k] = Tok("NUM", t.text, t.value, t.start, t.end)
+    return out
 
 
 def _counts_after_peak(out: list[Tok]) -> list[Tok]:

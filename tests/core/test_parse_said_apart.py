@@ -480,3 +480,9 @@ def test_a_growth_rate_after_a_monthly_volume_is_no_share_of_it(catalog: Catalog
     got = parse("We answer about 90,000 questions a month and expect 5% month-over-month "
                 "growth. Llama 3.1 70B, 2k in, 300 out", catalog).fields
     assert (got["requests_per_day"], got["monthly_growth"]) == (3_000, 0.05)
+
+
+def test_a_multiple_before_a_node_of_gpus_counts_the_nodes(catalog: Catalog) -> None:
+    got = parse("Price 3 x 8-GPU H200 nodes for DeepSeek V3 FP8, batch 64, 24 months",
+                catalog).fields
+    assert (got["gpu"], got["gpus"]) == ("h200", 24)
