@@ -148,6 +148,12 @@ _OVER_HOURS = re.compile(
     re.IGNORECASE,
 )
 """The hours a rate per hour runs a day: "40 calls per hour over an 8-hour shift"."""
+_TIMES_HOURS = re.compile(
+    r"\s*(?:[x×*]\s*)?~?(?P<h>\d{1,2})\s+(?:working\s+|business\s+|active\s+|office\s+|work\s+)?"
+    r"(?:hours?|hrs?|h)\b(?:\s*(?:a|per|/)\s*day)?",
+    re.IGNORECASE,
+)
+"""The hours said as one more factor: "7,000 devs x 40 completions/hr x 8 working hrs"."""
 
 
 @dataclass(frozen=True)
@@ -158,6 +164,9 @@ class Factor:
     period: float | None
     """The days its count is said over (1: a day, 30: a month), or None when unsaid."""
     said: str
+    end: int = -1
+    """Where its words end in the text, when they take in a figure of their own ("40
+    completions/hr x 8 working hrs"): a figure before it is no factor of its own."""
 
 
 def multiply(reading: Reading, counts: list[Tok]) -> None:
@@ -171,6 +180,8 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     for t in counts:
         if not isinstance(t.value, float) or t.value <= 0:
             continue
+        if chain and t.start < chain[-1].end:
+            continue  # the hours a factor per hour took in: "… x 8 working hrs"
         if t.type == "PCT" and len(chain) != 1:
             continue
         if t.text.lower() == "one" and text[max(0, t.start - 5) : t.start].lower().endswith(
@@ -379,10 +390,14 @@ def _factor(text: str, t: Tok) -> Factor | None:
     shift = _OVER_HOURS.search(text, t.end, end + 40) if period == _HOUR else None
     if shift is not None:  # "40 calls per hour over an 8-hour shift": 8 hours a day
         period = 1 / int(shift["h"])
+    times_hours = _TIMES_HOURS.match(text, end) if period == _HOUR and shift is None else None
+    if times_hours is not None and 0 < int(times_hours["h"]) <= 24:
+        period, end = 1 / int(times_hours["h"]), times_hours.end()  # "… x 8 working hrs"
     value = float(t.value) if isinstance(t.value, float) else 0.0
     if value > (MAX_PER_MEMBER if per is not None else MAX_PER_MEMBER_A_DAY * (period or 1)):
         return None  # "2M requests/day" beside "3k seats" is the total, not each one's
-    return Factor(value, noun, per, period, _said(text, t.start, end))
+    taken = end if times_hours is not None else -1
+    return Factor(value, noun, per, period, _said(text, t.start, end), taken)
 
 
 def _restates(factor: Factor, before: Factor) -> bool:

@@ -286,6 +286,9 @@ def weekdays_and_weekends(reading: Reading) -> None:
     for name in ("requests_per_day", "output_tokens_per_day"):
         said = [(v, m) for v, m in reading.history.get(name, []) if m is not None]
         days = [_day_of_week(reading.text, _figure_at(m)) for _, m in said]
+        if name in reading.values and len(said) <= 1 and _WEEKDAYS_ONLY.search(reading.text):
+            _weekdays_only(reading, name)
+            return
         if len(said) != 2 or days != ["weekday", "weekend"]:
             continue
         (a, _), (b, _) = said
@@ -298,6 +301,36 @@ def weekdays_and_weekends(reading: Reading) -> None:
         twice = f"two values for {name}"
         reading.ambiguities[:] = [x for x in reading.ambiguities if not x.startswith(twice)]
         reading.understood.append(f"{compact(value)} {UNITS[name]}: {how}")
+
+
+_WEEKDAYS_ONLY = re.compile(
+    r"\bweek\s?days?\s+only\b|\bno\s+weekends?\b|\bnothing\s+(?:on|at)\s+(?:the\s+)?weekends?\b"
+    r"|\bmon(?:day)?\s*[-–]\s*fri(?:day)?\s+only\b|\bonly\s+on\s+week\s?days\b",
+    re.IGNORECASE,
+)
+_OVER_THE_WEEK = re.compile(
+    r"\baverage\b[^.;!?\n]{0,30}?\bover\s+(?:the\s+|a\s+)?(?:full\s+|whole\s+|entire\s+)?week\b"
+    r"|\bweek'?s\s+average\s+day\b|\b(?:spread|averaged?)\s+(?:it\s+)?over\s+(?:all\s+)?(?:7|seven)\s+days\b",
+    re.IGNORECASE,
+)
+
+
+def _weekdays_only(reading: Reading, name: str) -> None:
+    """A weekday's volume with nothing on weekends: the week's average day is 5/7 of it,
+    sized when asked ("weekdays only, so average it over the full week"), said if not."""
+    value = float(reading.values[name])
+    average = value * 5 / 7
+    if _OVER_THE_WEEK.search(reading.text):
+        reading.values[name] = average
+        reading.understood.append(
+            f"{compact(average)} {UNITS[name]}: the week's average day, 5/7 of {compact(value)} "
+            "(weekdays only)"
+        )
+        return
+    reading.assume(
+        f"{compact(value)} {UNITS[name]} sized as a weekday (weekdays only); the week's "
+        f"average day is {compact(average)}: say 'average it over the week' for that"
+    )
 
 
 _DAY_OF_WEEK = re.compile(

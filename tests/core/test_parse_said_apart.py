@@ -486,3 +486,20 @@ def test_a_multiple_before_a_node_of_gpus_counts_the_nodes(catalog: Catalog) -> 
     got = parse("Price 3 x 8-GPU H200 nodes for DeepSeek V3 FP8, batch 64, 24 months",
                 catalog).fields
     assert (got["gpu"], got["gpus"]) == ("h200", 24)
+
+
+def test_hours_said_as_a_factor_turn_a_rate_per_hour_into_a_day(catalog: Catalog) -> None:
+    got = parse("500 analysts x 12 queries/hr x 6 working hrs. 800 in, 200 out, Qwen3-32B",
+                catalog).fields
+    assert got["requests_per_day"] == 500 * 12 * 6
+
+
+def test_a_weekday_volume_with_nothing_on_weekends_averages_over_the_week_when_asked(
+    catalog: Catalog,
+) -> None:
+    asked = parse("Qwen3-32B, 700k req/day, weekdays only, so average it over the full week. "
+                  "800 in, 200 out", catalog)
+    told = parse("Qwen3-32B, 700k req/day, weekdays only. 800 in, 200 out", catalog)
+    assert asked.fields["requests_per_day"] == pytest.approx(500_000)
+    assert told.fields["requests_per_day"] == 700_000
+    assert any("500k" in a for a in told.assumed)
