@@ -392,7 +392,7 @@ _ACTIVE_HOURS = re.compile(
     r"\b(?:during|over|in|for|across|inside|within)\s+(?:our|a|the|their)?\s*(?P<n>\d{1,2})[\s-]*"
     r"(?:(?:busy|working|business|active|office)\s+)?(?:hours?|hrs?|h)\b(?:\s+(?:[a-z]+\s+)?(?:window|day|shift|business\s+day|working\s+day))?"
     r"|\b(?P<n2>\d{1,2})\s*(?:(?:busy|working|business|active|office)\s+)?(?:hours|hrs|h)"
-    r"\s+(?:a|per|each)\s+(?:day|night)\b",
+    r"(?:\s+(?:a|per|each)\s+|\s*/\s*)(?:day|night)\b",  # "10 hours a day", "(10 h/day)"
     re.IGNORECASE,
 )
 _H_HINT = re.compile(r"\d[\s-]*(?:(?:busy|working|business|active|office)\s+)?(?:hours?|hrs?|h)\b")

@@ -503,3 +503,11 @@ def test_a_weekday_volume_with_nothing_on_weekends_averages_over_the_week_when_a
     assert asked.fields["requests_per_day"] == pytest.approx(500_000)
     assert told.fields["requests_per_day"] == 700_000
     assert any("500k" in a for a in told.assumed)
+
+
+def test_a_rate_per_hour_over_hours_said_per_day_with_a_slash_runs_those_hours(
+    catalog: Catalog,
+) -> None:
+    got = parse("gpt-oss-120b: ~3,000 requests/hour in office hours (8 h/day), close to "
+                "nothing otherwise. 1k in, 300 out", catalog).fields
+    assert got["requests_per_day"] == 24_000 and got["peak_to_average"] == 3.0
