@@ -91,6 +91,12 @@ _WAS_WRONG = re.compile(
 )
 """After a name, words that take it back: "L40S was copy-pasted from another deal"."""
 _NOT = re.compile(r"^\s*,?\s*(?:and\s+)?not\s*$", re.IGNORECASE)
+_REAL_IS = re.compile(
+    r"^[^\d.;!?\n]{0,40}?[,;:—–]\s*(?:so\s+)?(?:the\s+)?(?:real|actual|correct)\s+"
+    r"(?:number|figure|count|volume)\s+(?:is|=|'s|should\s+be)\s*(?:~|about|closer\s+to|more\s+like)?\s*$",
+    re.IGNORECASE,
+)
+"""Words on the old figure, then the real one: "the 10M counts retries, real number is 8M"."""
 _WORDS_THEN_NOT = re.compile(r"^[^\d.;!?\n]{0,40}?[,—–]\s*(?:and\s+)?not\s*$", re.IGNORECASE)
 """A new figure's own words, then the one it replaces: "batch is 128 per the test, not 256"."""
 _RULED_OUT = re.compile(
@@ -110,6 +116,7 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
     _tried(toks, text)
     _too_few(toks, text)
     _scratched(toks, text)
+    _real_number(toks, text)
     if not _marks_anywhere(text):
         _restated(toks, text)  # "the 3x was Black Friday" needs no marker word
         return toks  # most messages correct nothing: one look decides it
@@ -326,6 +333,22 @@ _SCRATCH_NAMED = re.compile(
 _SCRATCH_WORDS = (
     "scratch", "ignore", "drop", "forget", "disregard", "correction", "update", "change"
 )
+
+
+def _real_number(toks: list[Tok], text: str) -> None:
+    """ "10M req/day … the 10M counts retries, real number is 8M": a figure said again to
+    explain it away, then the real one; where the old figure was first said, the new one."""
+    lower = text.lower()
+    if not any(w in lower for w in ("real number", "actual number", "correct number")):
+        return
+    figures = [k for k, t in enumerate(toks) if _kind(t) == "n"]
+    for a, b in zip(figures, figures[1:], strict=False):
+        if not _REAL_IS.match(text[toks[a].end : toks[b].start]) or not _bare(toks, b):
+            continue
+        first = next((k for k in figures if k < a and toks[k].value == toks[a].value), None)
+        if first is not None:
+            _replace(toks, first, b, text[toks[a].start : toks[b].end])
+            _drop(toks, a)
 
 
 def _scratched(toks: list[Tok], text: str) -> None:

@@ -1613,3 +1613,10 @@ def test_a_discount_set_aside_is_not_taken_off_the_price(catalog: Catalog, aside
                    f"{aside}", catalog)
     assert parsed.fields["price_per_gpu_hour"] == 3.0
     assert any("not applied" in n for n in parsed.understood)
+
+
+def test_a_figure_explained_away_then_the_real_number_replaces_it(catalog: Catalog) -> None:
+    parsed = parse("Qwen3-32B, 6M req/day, 1k in 150 out. Heads up: the 6M includes "
+                   "health checks, real number is 4.5M", catalog)
+    assert parsed.fields["requests_per_day"] == 4_500_000
+    assert any("correction" in a for a in parsed.assumed)
