@@ -322,12 +322,13 @@ def _said_over(toks: list[Tok], text: str) -> None:
 
 
 _SCRATCH_NAMED = re.compile(
-    r"\b(?:scratch|ignore|drop|forget|disregard)\s+(?:the|that|my)\s+(?P<what>[a-z]+(?:[\s/-][a-z]+)?)"
-    r"\s+(?:number|figure|estimate|count|value|one)\b"
+    r"\b(?:scratch|ignore|drop|forget|disregard)\s+(?:the|that|my)\s+(?P<fig>~?\d[\d.,]*\s*[kKmMbB]?\s+)?"
+    r"(?P<what>[a-z]+(?:[\s/-][a-z]+)?)\s+(?:number|figure|estimate|count|value|one)\b"
     r"|\b(?:correction|update|change)\s+(?:on|to|for)\s+(?:the\s+)?(?P<on>[a-z]+)\b",
     re.IGNORECASE,
 )
-"""A correction that names what it takes back: "scratch the reasoning number"."""
+"""A correction that names what it takes back: "scratch the reasoning number", "ignore the
+2k output number"."""
 
 
 _SCRATCH_WORDS = (
@@ -374,6 +375,8 @@ def _scratched(toks: list[Tok], text: str) -> None:
             ),
             None,
         )  # the last figure said with the named word before the correction
+        if found["fig"]:  # "ignore the 2k output number I posted earlier, it's 1.5k"
+            named = next((k for k in figures if toks[k].start == found.start("fig")), named)
         if named is not None:
             _replace(toks, named, new, text[found.start() : toks[new].end])
 

@@ -1620,3 +1620,12 @@ def test_a_figure_explained_away_then_the_real_number_replaces_it(catalog: Catal
                    "health checks, real number is 4.5M", catalog)
     assert parsed.fields["requests_per_day"] == 4_500_000
     assert any("correction" in a for a in parsed.assumed)
+
+
+def test_ignore_the_figure_named_with_its_field_takes_the_next_bare_figure(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("Llama 3.1 70B on H200, 500k req/day, 3k input, 400 out. Disregard the "
+                   "3k input number from the deck, it's 2.2k", catalog)
+    assert parsed.fields["input_tokens"] == 2_200
+    assert any("correction" in a for a in parsed.assumed)
