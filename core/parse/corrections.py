@@ -69,6 +69,8 @@ _MARKER_WORDS = (
     "rather",
     "my bad",
     "typo",
+    "more like",
+    "closer to",
 )
 
 
@@ -97,6 +99,13 @@ _REAL_IS = re.compile(
     re.IGNORECASE,
 )
 """Words on the old figure, then the real one: "the 10M counts retries, real number is 8M"."""
+_BUT_MORE_LIKE = re.compile(
+    r"^\s*(?:,\s*)?but\b[^\d.;!?\n]{0,60}?[,;—–-]\s*(?:it'?s|it\s+is|that'?s|it\s+was)\s+"
+    r"(?:more\s+like|closer\s+to|actually|really|nearer)\s*~?\s*$",
+    re.IGNORECASE,
+)
+"""A figure said, then why it was wrong and the right one: "p2a of 2 but Marco pulled the
+logs, it's more like 4"."""
 _WORDS_THEN_NOT = re.compile(r"^[^\d.;!?\n]{0,40}?[,—–]\s*(?:and\s+)?not\s*$", re.IGNORECASE)
 """A new figure's own words, then the one it replaces: "batch is 128 per the test, not 256"."""
 _RULED_OUT = re.compile(
@@ -548,6 +557,8 @@ def _unit_after(toks: list[Tok], k: int) -> str:
 
 def _marked(between: str) -> bool:
     """Whether the words between two figures retract the first."""
+    if _BUT_MORE_LIKE.match(between):
+        return True
     if not _STRONG.search(between):
         return False
     if _MARKER.match(between):

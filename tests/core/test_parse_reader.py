@@ -1629,3 +1629,9 @@ def test_ignore_the_figure_named_with_its_field_takes_the_next_bare_figure(
                    "3k input number from the deck, it's 2.2k", catalog)
     assert parsed.fields["input_tokens"] == 2_200
     assert any("correction" in a for a in parsed.assumed)
+
+
+def test_a_figure_then_why_it_was_wrong_then_more_like_corrects_it(catalog: Catalog) -> None:
+    parsed = parse("DeepSeek V3, 900k req/day, 2k in 300 out. I had peaks at 2x but the "
+                   "dashboard says otherwise, it's more like 3", catalog)
+    assert parsed.fields["peak_to_average"] == 3.0
