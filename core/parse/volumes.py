@@ -34,7 +34,7 @@ _AFTER = re.compile(
 )
 _BEFORE = re.compile(
     r"\b(?P<adverb>annual|yearly|monthly|daily|weekly)\s+(?:\w+\s+){0,2}?"
-    r"(?:volume|usage|output|traffic|demand)\s*(?:is|of|:|=|~|≈|\.{2,})?\s*"
+    r"(?:volume|usage|output|traffic|demand|total)\s*(?:is|of|averages|runs|:|=|~|≈|\.{2,})?\s*"
     r"(?:about|around|roughly|~)?\s*(?:[\d.,]+\s*[kmb]?\s+(?:input|output|prompt)\s+tokens?"
     r"\s+(?:and|,|plus)\s+)?$"  # "Daily volume: 20M input tokens and 4M output tokens"
     r"|\b(?:per|a|each)\s+(?P<unit>day|week|month|year)\s*:\s*(?:[\w./,]+\s+){0,3}?$"

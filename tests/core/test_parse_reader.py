@@ -1635,3 +1635,10 @@ def test_a_figure_then_why_it_was_wrong_then_more_like_corrects_it(catalog: Cata
     parsed = parse("DeepSeek V3, 900k req/day, 2k in 300 out. I had peaks at 2x but the "
                    "dashboard says otherwise, it's more like 3", catalog)
     assert parsed.fields["peak_to_average"] == 3.0
+
+
+def test_a_daily_total_that_averages_a_figure_is_a_days_volume(catalog: Catalog) -> None:
+    got = parse("Kimi K2 on B200: the daily total averages ~90M output; the peak hour is "
+                "6M output", catalog).fields
+    assert got["output_tokens_per_day"] == 90e6
+    assert got["peak_to_average"] == pytest.approx(6e6 * 24 / 90e6)
