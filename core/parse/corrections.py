@@ -201,6 +201,10 @@ _THE = re.compile(
     r"|^\s*[,;—–-]?\s*the\s*$",
     re.IGNORECASE,
 )
+_THE_PEAK = re.compile(
+    r"\s*(?:was|is)\s+(?:actually\s+|really\s+)?(?:the|our|their)\s+peak\b", re.IGNORECASE
+)
+"""A figure said again as the peak: its side changes, not its value."""
 _WAS = re.compile(r"^\s*(?:\*|_)?\s*(?:was|were)\b", re.IGNORECASE)
 
 
@@ -229,6 +233,8 @@ def _restated(toks: list[Tok], text: str) -> None:
                 continue
         if not _STRONG.search(text, max(0, old.start - 25), old.start):
             continue
+        if _THE_PEAK.match(text, old.end):
+            continue  # "90 was the peak, average is closer to 30": a side, core.parse.peaks'
         after = next((k for k in figures[n + 1 :] if _kind(toks[k]) == _kind(old)), None)
         if after is not None and toks[after].start - old.end <= MAX_GAP:
             said = text[old.start : toks[after].end]  # "6M was … more like 200k"

@@ -21,7 +21,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.lexicon import BREAK
-from core.parse.numbers import compact
+from core.parse.numbers import amount, compact
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
@@ -434,3 +434,40 @@ def average_found(reading: Reading, name: str, mean: float, said: str) -> bool:
             f"peak {peak / mean:.3g}x the average ← '{peak_said}' over '{said}'"
         )
     return True
+
+
+_WAS_THE_PEAK = re.compile(
+    r"\b(?P<n>\d[\d.,]*\s*[kKmM]?)\s+(?:is|was|'s)\s+(?:actually\s+|really\s+)?(?:the|our|their)\s+"
+    r"peak\b[^.;!?\n\d]{0,24}?\b(?:avg|average|mean|typical)\s+(?:is\s+|was\s+|'s\s+)?"
+    r"(?:more\s+like\s+|closer\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?(?P<avg>\d[\d.,]*\s*[kKmM]?)\b",
+    re.IGNORECASE,
+)
+"""A volume's figure said again as the peak, with the real average: "40 rps avg … scratch
+that - 40 is the PEAK, avg is more like 16"."""
+
+
+def peak_restated(reading: Reading) -> None:
+    """The volume said first, restated as its peak with its average after (see
+    ``_WAS_THE_PEAK``): the average, in the volume's unit, and the ratio of the two."""
+    if "peak" not in reading.lower:
+        return
+    found = _WAS_THE_PEAK.search(reading.text)
+    if found is None:
+        return
+    peak, mean = amount(found["n"].replace(" ", "")), amount(found["avg"].replace(" ", ""))
+    for name in ("requests_per_day", "output_tokens_per_day"):
+        said = reading.sources.get(name, "")
+        value = reading.values.get(name)
+        first = amount(said.split()[0]) if said.split() else None
+        if not isinstance(value, float) or not peak or not mean or first != peak:
+            continue
+        if not 1 < peak / mean <= MAX_RATIO:
+            return
+        reading.values[name] = value * mean / peak
+        reading.values["peak_to_average"] = peak / mean
+        words = " ".join(found.group().split())
+        reading.understood.append(
+            f"{compact(value * mean / peak)} {UNITS[name]} on average, peak {peak / mean:.3g}x "
+            f"('{words}')"
+        )
+        return

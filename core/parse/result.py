@@ -41,6 +41,7 @@ from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import compact
 from core.parse.options import RIVAL_WORDS, deal_price, taken
+from core.parse.peaks import peak_restated
 from core.parse.plausible import implausible
 from core.parse.products import each_ones_volume, multiply
 from core.parse.reasoning import split_reasoning, tokens_of
@@ -139,6 +140,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     concurrent_turns(reading)
     totals(reading, tokens.counts)
     over_a_window(reading)
+    peak_restated(reading)
     active_hours(reading)
     pages(reading)
     part_of_a_total(reading)

@@ -1642,3 +1642,12 @@ def test_a_daily_total_that_averages_a_figure_is_a_days_volume(catalog: Catalog)
                 "6M output", catalog).fields
     assert got["output_tokens_per_day"] == 90e6
     assert got["peak_to_average"] == pytest.approx(6e6 * 24 / 90e6)
+
+
+def test_a_volume_restated_as_the_peak_with_its_average_sizes_the_average(
+    catalog: Catalog,
+) -> None:
+    got = parse("Llama 3.1 8B, 90 req/s, 400 in 80 out. wait, 90 was the peak, average "
+                "is closer to 30", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(30 * 86400)
+    assert got["peak_to_average"] == 3.0
