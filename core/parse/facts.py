@@ -106,6 +106,9 @@ class Reading:
     ("the busiest hour is 120k requests", then "a typical day is 1M"): the words said."""
     assumed: list[str] = field(default_factory=list)
     ambiguities: list[str] = field(default_factory=list)
+    unsided: list[tuple[float, str, str, str]] = field(default_factory=list)
+    """Rates said with no unit ("250k/day"), asked as tokens or requests: value, time, the
+    words, the question (``core.parse.volumes.unsided_rate`` may answer it)."""
     history: dict[str, list[tuple[Any, Match | None]]] = field(default_factory=dict)
     """Every value each field was given, in order (``core.parse.sums`` adds them up)."""
 
@@ -266,10 +269,12 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
             else:
                 _tokens(r, m, value, unit, said, "output")
             return
-        r.ambiguous(
+        question = (
             f"'{said}': tokens or requests? say '{compact(value)} requests a {unit}' "
             f"or '{compact(value)} output tokens a {unit}'"
         )
+        r.ambiguous(question)
+        r.unsided.append((value, unit, said, question))
         return
     direction = _direction(m.toks)
     if direction == "input" and not _has(m.toks, "IN"):

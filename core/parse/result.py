@@ -60,6 +60,7 @@ from core.parse.volumes import (
     part_of_a_total,
     request_split,
     totals,
+    unsided_rate,
     weekdays_and_weekends,
 )
 from core.parse.workloads import chosen
@@ -141,6 +142,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     totals(reading, tokens.counts)
     over_a_window(reading)
     peak_restated(reading)
+    unsided_rate(reading)
     active_hours(reading)
     pages(reading)
     part_of_a_total(reading)

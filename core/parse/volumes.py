@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from core.parse import timeunits
 from core.parse.numbers import amount, compact
 from core.parse.peaks import UNITS, average_found
 from core.parse.plausible import BOUNDS
@@ -736,4 +737,30 @@ def _chunked(reading: Reading, count: float, per_call: float, per_page: float, s
     reading.understood.append(
         f"{compact(value * calls)} requests/day: {calls:g} calls a document "
         f"({count:g} pages, '{said}') × {compact(value)}"
+    )
+
+
+UNSIDED_MIN = 1_000
+"""A bare rate this large or larger, beside a request's lengths, is a request rate."""
+
+
+def unsided_rate(reading: Reading) -> None:
+    """A rate said with no unit ("250k/day, 600 in 300 out"), the one volume said, beside a
+    request's input and output lengths: requests, as a sales engineer reads it (a day's
+    tokens would be said as tokens); assumed and said, never silently."""
+    volumes = ("requests_per_day", "output_tokens_per_day")
+    if len(reading.unsided) != 1 or any(n in reading.values for n in volumes):
+        return
+    if "input_tokens" not in reading.values or "output_tokens" not in reading.values:
+        return
+    value, unit, said, question = reading.unsided[0]
+    if value < UNSIDED_MIN:
+        return
+    reading.ambiguities[:] = [a for a in reading.ambiguities if a != question]
+    daily = timeunits.per_day(value, unit)
+    reading.match = None
+    reading.put("requests_per_day", daily, f"{compact(daily)} requests/day", said)
+    reading.assume(
+        f"'{said}' read as requests, beside the request's lengths; say "
+        f"'{compact(value)} output tokens a {unit}' if it is tokens"
     )

@@ -1651,3 +1651,18 @@ def test_a_volume_restated_as_the_peak_with_its_average_sizes_the_average(
                 "is closer to 30", catalog).fields
     assert got["requests_per_day"] == pytest.approx(30 * 86400)
     assert got["peak_to_average"] == 3.0
+
+
+def test_a_bare_daily_rate_beside_a_requests_lengths_is_requests_and_said(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("gpt-oss-20b on L40S, about 320k/day, 900 in 120 out", catalog)
+    assert parsed.fields["requests_per_day"] == 320_000
+    assert any("read as requests" in a for a in parsed.assumed)
+    assert not any("tokens or requests" in a for a in parsed.ambiguities)
+
+
+def test_a_bare_daily_rate_with_no_lengths_is_still_asked(catalog: Catalog) -> None:
+    parsed = parse("gpt-oss-20b on L40S, about 320k/day", catalog)
+    assert "requests_per_day" not in parsed.fields
+    assert any("tokens or requests" in a for a in parsed.ambiguities)
