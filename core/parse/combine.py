@@ -661,6 +661,8 @@ def _in_out(lex: list[Tok], i: int) -> Tok | None:
         return None
     if max(a.value, b.value) < 100 and _scale_of(a.text) == _scale_of(b.text) == 1:
         return None  # "09/30" is a date, "24/7" a schedule: no request is that short
+    if min(a.value, b.value) >= 1e8:
+        return None  # "the 3.2 1b/3b models": sizes of models, no request is that long
     tok = _merge("INOUT", [a, slash, b], f"{a.value:.0f}/{b.value:.0f}")
     tok.note = f"'{tok.text}' read as input/output tokens of a request"
     return tok

@@ -8,6 +8,7 @@ catches the impossible, not the unusual.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 
@@ -39,9 +40,15 @@ BOUNDS: dict[str, Bound] = {
 }
 
 
-def implausible(fields: dict[str, Any], sources: dict[str, str]) -> list[str]:
+def implausible(
+    fields: dict[str, Any],
+    sources: dict[str, str],
+    history: Mapping[str, Sequence[tuple[Any, object]]] | None = None,
+) -> list[str]:
     """Drop each field read from prose (``sources``: field -> its words) that is outside
-    its bound; say what was dropped and why. A ``key=value`` is meant as written."""
+    its bound; say what was dropped and why. A ``key=value`` is meant as written. When the
+    field was given a plausible value before (``history``: every value said, in order), that
+    one stands: "500 in / 200 out … the 3.2 1b/3b models" keeps 500 and 200."""
     notes: list[str] = []
     for name, said in sources.items():
         bound, value = BOUNDS.get(name), fields.get(name)
@@ -50,5 +57,19 @@ def implausible(fields: dict[str, Any], sources: dict[str, str]) -> list[str]:
         if bound.low <= value <= bound.high:
             continue
         del fields[name]
-        notes.append(f"'{said}' is not plausible as {bound.what}: not used (e.g. {bound.example})")
+        earlier = [
+            v
+            for v, _ in (history or {}).get(name, ())
+            if isinstance(v, int | float) and bound.low <= v <= bound.high
+        ]
+        kept = f"; {_shown(earlier[-1])} said before stands" if earlier else ""
+        if earlier:
+            fields[name] = earlier[-1]
+        notes.append(
+            f"'{said}' is not plausible as {bound.what}: not used (e.g. {bound.example}){kept}"
+        )
     return notes
+
+
+def _shown(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:g}"

@@ -628,7 +628,7 @@ def parse(text: str, catalog: Catalog, want: Kind | None = None) -> Parsed:
             said = reading.price_said  # "$28,800/month per 8x B300 node, … 10% off"
         reading.understood.extend(discounted(fields, reading.text, said))
     prose = {k: v for k, v in reading.sources.items() if k not in pairs.values}
-    notes += implausible(fields, prose)
+    notes += implausible(fields, prose, reading.history)
     if kind == "traffic" and fields.get("gpus"):
         fields["gpu"] = fields["gpus"][0]  # the contract's single GPU, beside the ones allowed
     said_twice = {k for k, v in pairs.values.items() if reading.values.get(k) == v}

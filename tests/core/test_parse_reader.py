@@ -1666,3 +1666,16 @@ def test_a_bare_daily_rate_with_no_lengths_is_still_asked(catalog: Catalog) -> N
     parsed = parse("gpt-oss-20b on L40S, about 320k/day", catalog)
     assert "requests_per_day" not in parsed.fields
     assert any("tokens or requests" in a for a in parsed.ambiguities)
+
+
+def test_an_implausible_length_leaves_the_plausible_one_said_before(catalog: Catalog) -> None:
+    parsed = parse("Qwen3-32B, 300k req/day, input 900 tokens, output 200 tokens; the old "
+                   "sheet had input 9000000000 tokens", catalog)
+    assert parsed.fields["input_tokens"] == 900
+    assert any("900 said before stands" in a for a in parsed.ambiguities)
+
+
+def test_a_pair_of_model_sizes_is_no_request_length(catalog: Catalog) -> None:
+    got = parse("Llama 3.1 8B on L40S, 90k req/day, 500 in / 200 out; not the 3.2 1b/3b ones",
+                catalog).fields
+    assert (got["input_tokens"], got["output_tokens"]) == (500, 200)
