@@ -43,7 +43,7 @@ PERIODS = {
 }
 """Time words a count is said over, in days (a traffic month is 30 days, a year 365)."""
 _DAU = re.compile(
-    r"\s*(?:(?P<d>daus?|daily\s+active\s+users?|daily\s+users?)"
+    r"\s*(?:(?P<d>daus?|daily\s+active\s+(?:users?|[a-z]{4,}s)|daily\s+users?)"
     r"|(?P<m>maus?|monthly\s+active\s+users?|waus?|weekly\s+active\s+[a-z]+s|weekly\s+actives))\b",
     re.IGNORECASE,
 )

@@ -511,3 +511,9 @@ def test_a_rate_per_hour_over_hours_said_per_day_with_a_slash_runs_those_hours(
     got = parse("gpt-oss-120b: ~3,000 requests/hour in office hours (8 h/day), close to "
                 "nothing otherwise. 1k in, 300 out", catalog).fields
     assert got["requests_per_day"] == 24_000 and got["peak_to_average"] == 3.0
+
+
+def test_daily_active_members_of_any_kind_are_a_population(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B for a clinic app: 1,500 daily active patients, each sends about "
+                "6 messages per day. 700 in, 200 out", catalog).fields
+    assert got["requests_per_day"] == 9_000
