@@ -536,3 +536,31 @@ def _members_before(reading: Reading, counts: list[Tok], at: int) -> Factor | No
         if people is not None:
             return people if people.period is None and people.value >= 2 else None
     return None
+
+
+_EACH_SENDS = re.compile(
+    r"\b(?:each|every|per)\s+(?:one|[a-z]{3,})(?:\s+[a-z]{3,})?\s+(?:sends?|makes?|does|asks?"
+    r"|runs?|generates?|fires?|submits?|averages?|triggers?|opens?)\s+(?:about\s+|around\s+"
+    r"|roughly\s+|~\s*)?$",
+    re.IGNORECASE,
+)
+"""Words that make the rate after them one member's: "each student sends ~25 messages"."""
+
+
+def each_ones_rate(reading: Reading) -> None:
+    """A member's own rate with nobody counted ("each student sends ~25 messages per
+    day"): no volume to size; asked, never sized as the whole traffic."""
+    said = reading.sources.get("requests_per_day")
+    value = reading.values.get("requests_per_day")
+    at = reading.text.find(said) if said else -1
+    if said is None or at < 0 or not isinstance(value, float) or value > MAX_PER_MEMBER_A_DAY:
+        return
+    found = _EACH_SENDS.search(reading.text, max(0, at - 40), at)
+    if found is None:
+        return
+    reading.withdraw("requests_per_day")
+    who = found.group().split()[1]
+    reading.ambiguous(
+        f"'{said}' is each {who}'s rate: say how many there are, e.g. '2,000 {who}s', "
+        "or the total, e.g. '50k requests a day'"
+    )

@@ -43,7 +43,7 @@ from core.parse.numbers import compact
 from core.parse.options import RIVAL_WORDS, deal_price, taken
 from core.parse.peaks import peak_restated
 from core.parse.plausible import implausible
-from core.parse.products import each_ones_volume, multiply
+from core.parse.products import each_ones_rate, each_ones_volume, multiply
 from core.parse.reasoning import split_reasoning, tokens_of
 from core.parse.references import blank_references
 from core.parse.rows import one_models_lines
@@ -136,6 +136,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
             shared_model(reading, whole, catalog)
     multiply(reading, tokens.counts)
     each_ones_volume(reading, tokens.counts)
+    each_ones_rate(reading)
     defined_requests(reading)
     call_minutes(reading)
     concurrent_turns(reading)

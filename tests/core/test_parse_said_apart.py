@@ -517,3 +517,10 @@ def test_daily_active_members_of_any_kind_are_a_population(catalog: Catalog) -> 
     got = parse("Qwen3-32B for a clinic app: 1,500 daily active patients, each sends about "
                 "6 messages per day. 700 in, 200 out", catalog).fields
     assert got["requests_per_day"] == 9_000
+
+
+def test_one_members_rate_with_nobody_counted_is_asked_not_sized(catalog: Catalog) -> None:
+    parsed = parse("Llama 3.1 8B for a field-service app: every technician makes about 40 "
+                   "requests per day. 500 in, 120 out", catalog)
+    assert "requests_per_day" not in parsed.fields
+    assert any("each technician's rate" in a for a in parsed.ambiguities)
