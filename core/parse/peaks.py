@@ -335,8 +335,9 @@ def _elliptic(toks: list[Tok], last: int, covered: set[int]) -> tuple[Tok, str] 
 
 
 _AT_PEAK = re.compile(
-    r"\b(?:fixed|sized?|set|run|provisioned?|price[ds]?|quoted?|estimated?)\s+"
-    r"(?:it\s+|the\s+deployment\s+)?(?:at|for)\s+(?:the\s+)?peak(?:\s+concurrency)?\b"
+    r"\b(?:fixed|siz(?:e|ed|ing)|set|run|provisioned?|pric(?:e|ed|es|ing)|quot(?:e|ed|ing)"
+    r"|estimated?)\s+(?:it\s+|the\s+deployment\s+|the\s+box\s+)?(?:at|for)\s+"
+    r"(?:the\s+|their\s+|its\s+)?(?:\d+[\w-]*\s+)?peak(?:\s+concurrency)?\b"
     r"|\b(?:do|use|take|start\s+with)\s+the\s+peak(?:\s+one)?\b"
     r"|\b(?:price|quote|size|run|estimate|cost)\s+the\s+(?:peak|spike|burst|launch)\s+"
     r"(?:config|configuration|case|scenario|setup|deployment|batch)\b",

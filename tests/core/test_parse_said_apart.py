@@ -524,3 +524,14 @@ def test_one_members_rate_with_nobody_counted_is_asked_not_sized(catalog: Catalo
                    "requests per day. 500 in, 120 out", catalog)
     assert "requests_per_day" not in parsed.fields
     assert any("each technician's rate" in a for a in parsed.ambiguities)
+
+
+@pytest.mark.parametrize(
+    "ask", ["we're pricing it at the peak batch of 200", "price it at the 200-concurrent peak"]
+)
+def test_a_deployment_priced_at_its_peak_said_another_way_takes_the_peak(
+    catalog: Catalog, ask: str
+) -> None:
+    got = parse(f"4x H200, Qwen3-32B FP8, $3.10/GPU-hour, 12 months. About 70 concurrent "
+                f"on a normal day, 200 at peak; {ask}", catalog).fields
+    assert got["concurrency"] == 200
