@@ -213,8 +213,10 @@ def combine(lex: list[Tok]) -> list[Tok]:
                 i += 2
                 continue
             if at(i + 1) == "MONEYWORD" and (
-                lex[i + 1].text != "$" or at(i + 2) == "PER"
-            ):  # "2,45 USD", "2,10 $/GPU/h"; a lone "$" after a number opens the next price
+                lex[i + 1].text != "$"
+                or at(i + 2) in ("PER", "PER_TIME")
+                or (at(i + 2) == FILLER and at(i + 3) == "PER_TIME")
+            ):  # "2,45 USD", "2,10 $/GPU/h", "1,95 $ l'heure"; a lone "$" opens the next price
                 cents = lex[i + 2] if at(i + 2) == "NUM" and t.flag else None
                 if cents is not None and cents.flag and _cents(cents.value):
                     # "two dollars fifty": said aloud, the cents follow the dollars

@@ -128,14 +128,16 @@ _FOREIGN: dict[str, str] = {
     "TERM": "laufzeit vertragslaufzeit vertrag durée plazo contrato contrat durata looptijd "
     "contract süre",
     "GROWTH": "wachstum croissance crecimiento crescimento crescita groei wzrost büyüme tillväxt",
-    "UTIL": "auslastung zielauslastung utilización",
+    "UTIL": "auslastung zielauslastung utilización utilizzo utilização utilizacao utilizacion",
     "BATCH": "batchgröße batchgrösse lote",
     "PER": "pro par por har za na",
     FILLER: "de la le les des du et und pour para con mit avec en sur auf etwa environ unos "
     "cerca el los las y ist das vom der die im schnitt à un une di del della circa ongeveer "
     "van het een en ok około yaklaşık ve ka ki ke hai mein lagbhag ska vara ungefär "
     "は で の を が に と も へ です ます から まで 的 是 在 "
-    "doit être inférieur inférieure supérieur supérieure moins",
+    "doit être inférieur inférieure supérieur supérieure moins "
+    "pianificato pianificata previsto prevista planificado planificada planejado planejada "
+    "geplant geplante prévu prévue al",
 }
 """German, French and Spanish words for the same terminals: the sales team's customers
 write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""
@@ -167,6 +169,10 @@ _TIME_WORDS: dict[str, str] = {
 _ADVERBS: dict[str, str] = {
     "secondly": "second",
     "hourly": "hour",
+    "all'ora": "hour",  # Italian "richieste all'ora", French "1,95 $ l'heure"
+    "all’ora": "hour",
+    "l'heure": "hour",
+    "l’heure": "hour",
     "daily": "day",
     "nightly": "day",
     "weekly": "week",

@@ -95,7 +95,9 @@ def digits(text: str) -> float | None:
     Cached: a message says the same few figures over and over, and every number the
     tokenizer reads comes through here."""
     plain = text
-    if "," in text:
+    if "," in text and "." in text and text.rfind(",") > text.rfind("."):
+        plain = text.replace(".", "").replace(",", ".")  # "1.606,00": dots group, comma decimal
+    elif "," in text:
         plain = text.replace(",", ".") if _DECIMAL_COMMA.fullmatch(text) else text.replace(",", "")
     if plain.count(".") > 1:  # "1.500.000": dots group thousands (German, Spanish)
         plain = plain.replace(".", "")

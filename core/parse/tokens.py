@@ -36,7 +36,8 @@ _KV = (
 """A pair: "bs=32", "gpus = 8"; one letter and spaced ("B = 24 months at $3.95") is an
 option's label."""
 _PIECES = (
-    r"(?P<num>(?=[\d.])(?:\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|milhões|milhão|milioni|milione"
+    r"(?P<num>(?=[\d.])(?:\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d,.])"  # "1.606,00 USD": dots group
+    r"|\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|milhões|milhão|milioni|milione"
     r"|miliardi|miljoen|milyon|milyar|billions?|mil|mio|mrd|bn|tsd|[kmb]"
     r"|dollars?|dolar|dólares|usd|eur|euros?|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
     r"|seconds?|secondes?|segundos?|sekunden?|secondi|anfragen|requêtes|requetes|richieste"

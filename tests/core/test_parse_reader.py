@@ -1679,3 +1679,22 @@ def test_a_pair_of_model_sizes_is_no_request_length(catalog: Catalog) -> None:
     got = parse("Llama 3.1 8B on L40S, 90k req/day, 500 in / 200 out; not the 3.2 1b/3b ones",
                 catalog).fields
     assert (got["input_tokens"], got["output_tokens"]) == (500, 200)
+
+
+def test_a_price_with_dots_grouping_and_a_decimal_comma_is_read(catalog: Catalog) -> None:
+    got = parse("Quieren 8x H200 con DeepSeek V3 FP8, batch 32, 12 meses. Precio: 2.190,00 "
+                "USD por GPU al mes", catalog).fields
+    assert got["price_per_gpu_hour"] == pytest.approx(2190 / 730)
+
+
+def test_a_dollar_sign_after_the_figure_then_the_hour_is_a_price(catalog: Catalog) -> None:
+    got = parse("Chiffrer 4 x H100 avec Qwen3-32B, 32 utilisateurs simultanés, à 2,35 $ "
+                "l'heure par GPU, 6 mois", catalog).fields
+    assert got["price_per_gpu_hour"] == 2.35
+
+
+def test_an_italian_rate_per_hour_and_planned_utilization_are_read(catalog: Catalog) -> None:
+    got = parse("Il cliente vuole Qwen3-32B su H200, circa 7.200 richieste all'ora, input "
+                "1.000 token, output 300. Utilizzo pianificato al 70%.", catalog).fields
+    assert got["requests_per_day"] == 7200 * 24
+    assert got["planned_utilization"] == 0.7
