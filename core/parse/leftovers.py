@@ -10,6 +10,7 @@ A figure is an addition when the words next to it say so ("another", "plus", "ad
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from core.parse.facts import Reading
@@ -44,18 +45,26 @@ def unread_additions(reading: Reading, counts: list[Tok]) -> None:
     if not volumes:
         return
     name, volume = volumes[0]
+    noun = _counted(reading.sources.get(name, ""))
+    if noun is None and not any(w in reading.lower for w in _CUES):
+        return  # most messages add nothing to their volume: one look decides it
     said = " ".join([*reading.understood, *reading.assumed, *reading.ambiguities])
     text = reading.text
-    noun = _counted(reading.sources.get(name, ""))
+    ends = [m.end() for m in _CLAUSE_END.finditer(text)]
+    quoted: dict[str, bool] = {}
     for tok in counts:
-        figure = " ".join(text[tok.start : tok.end].split())
-        if tok.type not in ("NUM", "PCT") or _quoted(figure, said):
+        if tok.type not in ("NUM", "PCT"):
             continue
         if tok.type == "NUM" and not (isinstance(tok.value, float) and tok.value >= volume / 100):
             continue  # "another 4,000 reasoning tokens" beside a million requests a day
-        start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, tok.start)), default=0)
-        end_match = _CLAUSE_END.search(text, tok.end)
-        end = end_match.start() if end_match else len(text)
+        figure = " ".join(text[tok.start : tok.end].split())
+        if figure not in quoted:
+            quoted[figure] = _quoted(figure, said)
+        if quoted[figure]:
+            continue
+        k = bisect.bisect_right(ends, tok.start)
+        start = ends[k - 1] if k else 0
+        end = next((e - 1 for e in ends[k:] if e - 1 >= tok.end), len(text))
         before, after = text[start : tok.start], text[tok.end : end]
         if _NOT_A_VOLUME.match(after) or before.rstrip().lower().endswith(" at"):
             continue
@@ -67,6 +76,10 @@ def unread_additions(reading: Reading, counts: list[Tok]) -> None:
             f"'{words}' is not in the {compact(volume)} {name.replace('_', ' ')} sized: "
             "say the total if it adds to it"
         )
+
+
+_CUES = ("another", "plus", "additional", "extra", "also", "add", "again", "on top", "more")
+"""The adding words ``_BEFORE`` and ``_AFTER`` look for, as a first cheap look."""
 
 
 _NOUN_AFTER = re.compile(
@@ -95,4 +108,6 @@ def _same_noun(after: str, noun: str | None) -> bool:
 
 def _quoted(figure: str, said: str) -> bool:
     """Whether a say-back already names the figure (as its own word, not inside another)."""
+    if figure not in said:
+        return False  # the common case, and a plain look: no pattern built
     return re.search(rf"(?<![\w.,]){re.escape(figure)}(?![\w.,])", said) is not None
