@@ -52,6 +52,7 @@ def unread_additions(reading: Reading, counts: list[Tok]) -> None:
     text = reading.text
     ends = [m.end() for m in _CLAUSE_END.finditer(text)]
     quoted: dict[str, bool] = {}
+    figures = set(_BETWEEN_WORDS.split(said))
     for tok in counts:
         if tok.type not in ("NUM", "PCT"):
             continue
@@ -59,7 +60,7 @@ def unread_additions(reading: Reading, counts: list[Tok]) -> None:
             continue  # "another 4,000 reasoning tokens" beside a million requests a day
         figure = " ".join(text[tok.start : tok.end].split())
         if figure not in quoted:
-            quoted[figure] = _quoted(figure, said)
+            quoted[figure] = _quoted(figure, said, figures)
         if quoted[figure]:
             continue
         k = bisect.bisect_right(ends, tok.start)
@@ -106,8 +107,26 @@ def _same_noun(after: str, noun: str | None) -> bool:
     )
 
 
-def _quoted(figure: str, said: str) -> bool:
-    """Whether a say-back already names the figure (as its own word, not inside another)."""
+def _quoted(figure: str, said: str, figures: set[str]) -> bool:
+    """Whether a say-back already names the figure as its own word, not inside another
+    (``figures``: the say-backs' figures, found once)."""
     if figure not in said:
-        return False  # the common case, and a plain look: no pattern built
-    return re.search(rf"(?<![\w.,]){re.escape(figure)}(?![\w.,])", said) is not None
+        return False  # the common case, and a plain look
+    if _WORD.fullmatch(figure):
+        return figure in figures
+    at = said.find(figure)
+    while at != -1:  # "20 %", "~40": each place it stands, with no figure's part around it
+        end = at + len(figure)
+        if not (at and _joins(said[at - 1])) and not (end < len(said) and _joins(said[end])):
+            return True
+        at = said.find(figure, at + 1)
+    return False
+
+
+def _joins(char: str) -> bool:
+    """Whether a character beside a figure would make it part of a longer one."""
+    return char.isalnum() or char in "_.,"
+
+
+_WORD = re.compile(r"[\w.,]+")
+_BETWEEN_WORDS = re.compile(r"[^\w.,]+")
