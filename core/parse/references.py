@@ -98,6 +98,15 @@ _PLACE_WORDS = (
     "chapter",
     "§",
 )
+POSTED_LINE = (
+    r"[ \t]*[\w.'’\-]+(?:[ \t][\w.'’\-]+){0,3}[ \t]+\d{1,2}:\d{2}(?:[ \t]?[AaPp][Mm])?[ \t]*"
+)
+"""A pasted Slack thread's header line: who posted, and when ("Hana Okafor  10:12 AM")."""
+_POSTED = re.compile(
+    rf"(?m:^{POSTED_LINE}$)|(?m:^[ \t]*\[\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:[ \t]?[AaPp][Mm])?\])"
+)
+"""When a message in a pasted Slack thread was posted: "Hana Okafor  10:12 AM" on a line of
+its own, "[11:41] tomasz: …" before it. The time is no figure of the traffic."""
 _ID_WORDS = ("ticket", "tkt", "po", "ref", "invoice", "rfp", "rfq", "rfi", "jira", "opp")
 _MARKED_WORDS = ("case", "account", "acct", "order", "quote", "sr", "cs")
 _MARKS = ("#", "no.", "nr.", "number", " id")
@@ -132,6 +141,8 @@ def blank_references(text: str) -> str:
     row_ids = "-" in text and any(_ROW_ID.match(line) for line in text.splitlines())
     if _CODE_HINT.search(text) or any(h in lower for h in _HOSTS) or row_ids:
         spans += [m.span() for m in _CODES.finditer(text)]
+    if ":" in text:
+        spans += [m.span() for m in _POSTED.finditer(text)]
     if _PHONE_HINT.search(text):
         spans += [m.span() for m in _PHONES.finditer(text)]
     if "(" in text:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from core.parse.breakdowns import part_line
+from core.parse.references import POSTED_LINE
 from core.parse.tables import separator
 
 WRAP_WIDTH = 40
@@ -39,6 +40,7 @@ _TRAILING_WORD = re.compile(r"[A-Za-z]{1,7}$")
 _LEADERS = re.compile(r"\S\s*\.{3,}\s*\S")
 """Dot leaders between a form's label and its value ("Target model ...... GLM-5")."""
 _GOES_ON = frozenset("(~$€£")
+_POSTED = re.compile(POSTED_LINE)
 
 
 def unwrap(text: str) -> str:
@@ -102,6 +104,8 @@ def _wrapped(before: str, after: str) -> str | None:
         return None  # "peak 40 rps, p2a 4" then "300 in / 60 out": joined, one figure of two
     if separator(before) or separator(after) or _ITEM.match(before) or _ITEM.match(after):
         return None
+    if _POSTED.fullmatch(before) or _POSTED.fullmatch(after):
+        return None  # "Hana Okafor  10:12 AM": a thread's header, a record of its own
     if part_line(before) or part_line(after):
         return None  # "US-East 60" then "EU-West 25": a breakdown's parts
     if ":" in before and _LABEL.match(after):

@@ -669,3 +669,10 @@ def test_a_line_ending_in_a_figure_is_not_joined_to_a_line_opening_with_one(
     got = parse("gpt-oss-20b on L40S\npeak 30 rps, p2a 3\n250 in / 40 out",
                 catalog).fields
     assert (got["peak_to_average"], got["input_tokens"]) == (3.0, 250)
+
+
+def test_a_pasted_threads_posting_times_are_no_figures(catalog: Catalog) -> None:
+    parsed = parse("Lucas  10:14\nqwen3 32b em H200, 800 req/min\nLucas  10:15\n"
+                   "entrada 1,1 mil tokens, saída uns 200\n[10:16] ana: 👍", catalog)
+    assert parsed.fields["input_tokens"] == 1_100
+    assert not any("'15 " in u for u in parsed.understood)
