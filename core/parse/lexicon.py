@@ -137,7 +137,7 @@ _FOREIGN: dict[str, str] = {
     "は で の を が に と も へ です ます から まで 的 是 在 "
     "doit être inférieur inférieure supérieur supérieure moins "
     "pianificato pianificata previsto prevista planificado planificada planejado planejada "
-    "geplant geplante prévu prévue al",
+    "geplant geplante prévu prévue al menos até hasta entro",
 }
 """German, French and Spanish words for the same terminals: the sales team's customers
 write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""

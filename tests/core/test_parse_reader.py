@@ -1698,3 +1698,13 @@ def test_an_italian_rate_per_hour_and_planned_utilization_are_read(catalog: Cata
                 "1.000 token, output 300. Utilizzo pianificato al 70%.", catalog).fields
     assert got["requests_per_day"] == 7200 * 24
     assert got["planned_utilization"] == 0.7
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["primer token en menos de 1,2 s", "primeiro token até 1,2 s", "primo token entro 1,2 s"],
+)
+def test_a_first_token_ceiling_in_spanish_portuguese_or_italian_is_read(
+    catalog: Catalog, said: str
+) -> None:
+    assert parse(f"Qwen3-32B en H200, {said}", catalog).fields["max_ttft_s"] == 1.2
