@@ -122,6 +122,7 @@ _FOREIGN: dict[str, str] = {
     "średnio średnia ortalama snittet genomsnitt genomsnittet",
     "CONCURRENT": "gleichzeitig gleichzeitige gleichzeitigen simultanés simultanées "
     "simultáneos simultáneas simultâneos simultâneas concurrentes samtidiga contemporanei "
+    "concorrência concorrencia concurrencia concorrenza parallele parallelen "
     "simultanei gelijktijdige jednoczesnych eşzamanlı",
     "USER": "nutzer benutzer utilisateurs usuarios usuários utenti utente gebruikers "
     "użytkowników kullanıcı",
@@ -137,7 +138,7 @@ _FOREIGN: dict[str, str] = {
     "は で の を が に と も へ です ます から まで 的 是 在 "
     "doit être inférieur inférieure supérieur supérieure moins "
     "pianificato pianificata previsto prevista planificado planificada planejado planejada "
-    "geplant geplante prévu prévue al menos até hasta entro",
+    "geplant geplante prévu prévue al menos até hasta entro esperada esperado rechnen wir",
 }
 """German, French and Spanish words for the same terminals: the sales team's customers
 write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""

@@ -1708,3 +1708,14 @@ def test_a_first_token_ceiling_in_spanish_portuguese_or_italian_is_read(
     catalog: Catalog, said: str
 ) -> None:
     assert parse(f"Qwen3-32B en H200, {said}", catalog).fields["max_ttft_s"] == 1.2
+
+
+def test_german_and_portuguese_words_for_concurrency_and_expected_utilization(
+    catalog: Catalog,
+) -> None:
+    pt = parse("Cotação: 8x H100, Qwen3-32B, concorrência 96, US$ 2,10 por GPU-hora, 12 meses, "
+               "utilização esperada de 60%", catalog).fields
+    de = parse("Angebot: 8x H200, Qwen3-32B, 64 parallele Nutzer, 3,10 USD pro GPU-Stunde, "
+               "12 Monate. Auslastung rechnen wir mit ca. 70 %.", catalog).fields
+    assert (pt["concurrency"], pt["utilization"]) == (96, 0.6)
+    assert (de["concurrency"], de["utilization"]) == (64, 0.7)
