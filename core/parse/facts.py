@@ -556,6 +556,15 @@ _OF_ONE_GPU = re.compile(r"\s*(?:per|/|a|each|on\s+(?:one|a|each))\s*(?:gpu|card
 """After a token rate, words that make it one GPU's throughput: "1,850 output tok/s per GPU"."""
 
 
+_ANOTHER_FACT = re.compile(
+    r"(?:\b(?:their|our|the|its)\s+(?:\w+\s+){0,2}?)?\b(?:ttft|tpot|latency|first\s+token)\b"
+    r"(?=[^\d\n]{0,15}\d)",
+    re.IGNORECASE,
+)
+"""Where the words after a target start another latency with a figure of its own ("…, ttft
+≤ 1.5s their current p95 ttft is 3.1s")."""
+
+
 def _measured(r: Reading, m: Match) -> bool:
     """A throughput reached in a test ("we got ~2,900 tok/s aggregate"), not a load."""
     return _MEASURING.search(context.before(r.text, m.toks[0].start)[-90:]) is not None
@@ -568,6 +577,9 @@ def _target(r: Reading, m: Match, name: str, value: float, note: str) -> bool:
     end = m.toks[-1].end
     cut = _CLAUSE_END.search(r.text, end, end + 40)
     after = r.text[end : cut.start() if cut else end + 40]
+    other = _ANOTHER_FACT.search(after)
+    if other is not None:  # "ttft ≤ 1.5s their current p95 ttft is 3.1s": the next one's
+        after = after[: other.start()]
     seen = _SEEN.search(before + " " + after) or _NOW.search(before[-25:] + " " + after)
     if seen and not _WANTED.search(before + " " + after):
         example = "TTFT under 1 s" if name == "max_ttft_s" else "at least 30 tokens/s per user"
@@ -609,6 +621,14 @@ _ASIDE_BEFORE = re.compile(
 """Before an on-demand term said only as the alternative to the one taken."""
 
 
+_OVERFLOW_TO = re.compile(
+    r"\b(?:burst(?:s|ing)?|spill(?:s|ing)?(?:\s+over)?|overflow(?:s|ing)?|fall(?:s|ing)?\s+back"
+    r"|route[sd]?|send|sends|offload(?:s|ing)?)\s+(?:\w+\s+){0,2}?(?:to|into|onto)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+"""Words before "on-demand" that make it where overflow goes, not the lease's term."""
+
+
 def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
     if _EACH_ONE.search(r.text, max(0, m.toks[0].start - 8), m.toks[0].start):
         return  # "Each contract = one summarization call": a count of contracts, no lease
@@ -618,6 +638,8 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
         start = m.toks[0].start
         if r.values.get("term_months") and _ASIDE_BEFORE.search(r.text, max(0, start - 40), start):
             return  # "24-month commit (vs $4.80/hr on-demand — they won't do on-demand)"
+        if _OVERFLOW_TO.search(r.text, max(0, start - 40), start):
+            return  # "they'll burst to on-demand for the peak": where the peak goes, no term
         r.put("term_months", 0, "on-demand (no term)")
         return
     value = _num(m.toks, "NUM")

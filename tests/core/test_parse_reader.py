@@ -1719,3 +1719,16 @@ def test_german_and_portuguese_words_for_concurrency_and_expected_utilization(
                "12 Monate. Auslastung rechnen wir mit ca. 70 %.", catalog).fields
     assert (pt["concurrency"], pt["utilization"]) == (96, 0.6)
     assert (de["concurrency"], de["utilization"]) == (64, 0.7)
+
+
+def test_overflow_sent_to_on_demand_is_no_lease_term(catalog: Catalog) -> None:
+    got = parse("Fixed 4x H100, Qwen3-32B, 12mo at $2.40/gpu/hr, batch 40; spikes will spill "
+                "over to on-demand", catalog).fields
+    assert got["term_months"] == 12
+
+
+def test_a_target_before_a_latency_measured_today_stays_a_target(catalog: Catalog) -> None:
+    got = parse("MiniMax M2.5 on GB300, 900k req/day, 2k in 400 out, ttft ≤ 1.2s\n"
+                "their current p95 ttft is 4s on what they run now, that's the pain point",
+                catalog).fields
+    assert got["max_ttft_s"] == 1.2
