@@ -62,6 +62,7 @@ from core.parse.volumes import (
     totals,
     unsided_rate,
     weekdays_and_weekends,
+    window_share,
 )
 from core.parse.workloads import chosen
 from core.pricing import offered_gpus
@@ -143,6 +144,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     totals(reading, tokens.counts)
     over_a_window(reading)
     peak_restated(reading)
+    window_share(reading)
     unsided_rate(reading)
     active_hours(reading)
     pages(reading)

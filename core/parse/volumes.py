@@ -452,6 +452,8 @@ def _span_before(text: str, at: int) -> re.Match[str] | None:
 def _clock_hours(found: re.Match[str]) -> int | None:
     """The hours from a span's start to its end ("9am-5pm": 8, "08:00–20:00": 12)."""
     start, stop = int(found["a"]), int(found["b"])
+    if (found["bp"] or "").lower() == "pm" and not found["ap"] and start < stop < 12:
+        start += 12  # "7-11pm": both in the evening, 4 hours (not 7am to 11pm)
     if (found["bp"] or "").lower() == "pm" and stop < 12:
         stop += 12
     if (found["ap"] or "").lower() == "pm" and start < 12:
@@ -763,4 +765,48 @@ def unsided_rate(reading: Reading) -> None:
     reading.assume(
         f"'{said}' read as requests, beside the request's lengths; say "
         f"'{compact(value)} output tokens a {unit}' if it is tokens"
+    )
+
+
+_SPAN = (
+    r"(?P<a>\d{1,2})(?::\d\d)?\s*(?P<ap>am|pm)?\s*(?:-|–|—|to|until|till|and)\s*"
+    r"(?P<b>\d{1,2})(?::\d\d)?\s*(?P<bp>am|pm)?"
+)
+_DAYS_SHARE = (
+    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:the\s+|all\s+(?:the\s+)?)?(?:day'?s|daily|total)\b"
+)
+_WINDOW_SHARES = (
+    re.compile(
+        rf"\b{_SPAN}\b[^.;!?\n\d%]{{0,20}}?\b(?:carry|carries|sees?|gets?|takes?|handles?"
+        rf"|brings?|accounts?\s+for|makes?\s+up|is|are|has|have)\s+"
+        rf"(?:~\s*|about\s+|around\s+|roughly\s+)?{_DAYS_SHARE}",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{_DAYS_SHARE}[^.;!?\n\d]{{0,30}}?\b(?:between|from|during|in)\s+{_SPAN}\b",
+        re.IGNORECASE,
+    ),
+)
+"""A span of the clock said with its share of the day's traffic: "evenings 7–11pm carry 40%
+of the day's traffic", "60% of the daily volume lands between 6 and 10pm"."""
+
+
+def window_share(reading: Reading) -> None:
+    """The peak a window's share of the day makes: its share over its share of the hours,
+    "40% in 4 hours" is 0.4 x 24 / 4 = 2.4x the average."""
+    if "peak_to_average" in reading.values or "%" not in reading.text:
+        return
+    found = next((m for p in _WINDOW_SHARES if (m := p.search(reading.text))), None)
+    if found is None:
+        return
+    hours = _clock_hours(found)
+    if hours is None:
+        return
+    ratio = float(found["pct"]) / 100 * 24 / hours
+    if not 1 < ratio <= 50:
+        return
+    reading.values["peak_to_average"] = ratio
+    said = " ".join(found.group().split())
+    reading.understood.append(
+        f"peak {ratio:.3g}x the average ← '{said}' ({found['pct']}% of the day in {hours} hours)"
     )

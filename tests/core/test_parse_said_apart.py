@@ -535,3 +535,16 @@ def test_a_deployment_priced_at_its_peak_said_another_way_takes_the_peak(
     got = parse(f"4x H200, Qwen3-32B FP8, $3.10/GPU-hour, 12 months. About 70 concurrent "
                 f"on a normal day, 200 at peak; {ask}", catalog).fields
     assert got["concurrency"] == 200
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "evenings 8–11pm carry 50% of the day's traffic",
+        "50% of the daily volume lands between 8 and 11pm",
+    ],
+)
+def test_a_windows_share_of_the_day_gives_the_peak(catalog: Catalog, said: str) -> None:
+    got = parse(f"Qwen3-32B, 1.2M req/day, {said}. 1k in 200 out", catalog).fields
+    assert got["peak_to_average"] == pytest.approx(0.5 * 24 / 3)
+    assert got["requests_per_day"] == 1_200_000
