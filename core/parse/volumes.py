@@ -466,7 +466,7 @@ def _clock_hours(found: re.Match[str]) -> int | None:
 
 _THE_REST = re.compile(
     r"\b(?:overnight|at\s+night|nights?|off[\s-]?peak|outside\s+(?:those|these|that|business)"
-    r"|the\s+other\s+(?P<n>\d{1,2})\s+(?:hours|hrs|h)|the\s+rest\s+of\s+the\s+(?:day|time))\b",
+    r"|the\s+other\s+(?P<n>\d{1,2})\s*(?:hours|hrs|h)|the\s+rest\s+of\s+the\s+(?:day|time))\b",
     re.IGNORECASE,
 )
 """The hours a second rate runs: "overnight it's ~5M per hour", "the other 12 hours ~10 req/s"."""

@@ -548,3 +548,9 @@ def test_a_windows_share_of_the_day_gives_the_peak(catalog: Catalog, said: str) 
     got = parse(f"Qwen3-32B, 1.2M req/day, {said}. 1k in 200 out", catalog).fields
     assert got["peak_to_average"] == pytest.approx(0.5 * 24 / 3)
     assert got["requests_per_day"] == 1_200_000
+
+
+def test_the_other_hours_said_glued_run_the_second_rate(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B: office hours (10h) run ~6k req/hour, the other 14h ~1k/hour. "
+                "1k in 200 out", catalog).fields
+    assert got["requests_per_day"] == 10 * 6000 + 14 * 1000
