@@ -390,9 +390,23 @@ _TODAY = re.compile(
 
 
 def _today_after(reading: Reading, gpu: str) -> bool:
-    """ "We're on H100 today but …", "H200 now, B200 when they renew": said after the name."""
+    """ "We're on H100 today but …", "H200 now, B200 when they renew": said after the name;
+    or said again later as what they have ("… a100s are what they have now")."""
     at = reading.gpu_at.get(gpu)
-    return at is not None and _TODAY_AFTER.match(reading.text, at) is not None
+    if at is not None and _TODAY_AFTER.match(reading.text, at) is not None:
+        return True
+    if " what " not in reading.lower:
+        return False
+    name = re.escape(gpu.split("-")[0])
+    return any(
+        _WHAT_THEY_HAVE.match(reading.text, m.end())
+        for m in re.finditer(rf"\b{name}s?\b", reading.text, re.IGNORECASE)
+    )
+
+
+_WHAT_THEY_HAVE = re.compile(
+    r"\s*(?:is|are)\s+what\s+(?:they|we)\s+(?:have|run|use|own)\b", re.IGNORECASE
+)
 
 
 def _without_rivals(
@@ -531,7 +545,9 @@ the name."""
 _MOVE_TO = re.compile(
     r"\b(?:move\s+to|migrate\s+to|switch\s+to|target|want|on\s+the\s+new|onto"
     r"|look(?:ing)?\s+at|would\s+like|evaluat\w+|consider\w*|naya|nayi|new\s+setup|nuevo|nueva"
-    r"|nouveau|nouvelle|neue[nrs]?)\b",
+    r"|nouveau|nouvelle|neue[nrs]?"
+    r"|(?:the|a|their|our)\s+new\s+(?:cluster|deployment|environment|env|fleet|build|hardware|hw"
+    r"|nodes?|boxes|servers?))\b",
     re.I,
 )
 

@@ -1732,3 +1732,9 @@ def test_a_target_before_a_latency_measured_today_stays_a_target(catalog: Catalo
                 "their current p95 ttft is 4s on what they run now, that's the pain point",
                 catalog).fields
     assert got["max_ttft_s"] == 1.2
+
+
+def test_a_gpu_said_later_to_be_what_they_have_is_not_the_new_cluster(catalog: Catalog) -> None:
+    got = parse("Mixtral 8x7B on L40S, 80 req/min, 1k in 200 out. Scratch that: L40S is what "
+                "they have now, the new cluster is H200", catalog).fields
+    assert got["gpu"] == "h200" and got["gpus"] == ("h200",)
