@@ -1735,6 +1735,6 @@ def test_a_target_before_a_latency_measured_today_stays_a_target(catalog: Catalo
 
 
 def test_a_gpu_said_later_to_be_what_they_have_is_not_the_new_cluster(catalog: Catalog) -> None:
-    got = parse("Mixtral 8x7B on L40S, 80 req/min, 1k in 200 out. Scratch that: L40S is what "
-                "they have now, the new cluster is H200", catalog).fields
+    got = parse("Llama 3.1 70B for Kestrel on l40s, 90 req/min, 1k in / 300 out. scratch the "
+                "l40s part — l40s are what they have now, the new cluster is h200s", catalog).fields
     assert got["gpu"] == "h200" and got["gpus"] == ("h200",)
