@@ -291,7 +291,18 @@ def _same_time(volume_said: str | None, said: str) -> bool:
     if volume_said is None:
         return False
     a, b = _TIME_SAID.search(volume_said), _TIME_SAID.search(said)
-    return a is not None and b is not None and a["t"].lower() == b["t"].lower()
+    return a is not None and b is not None and _time_of(a["t"]) == _time_of(b["t"])
+
+
+_SHORT_TIMES = {"s": "second", "sec": "second", "min": "minute", "h": "hour", "hr": "hour"}
+_SHORT_TIMES |= {"d": "day", "wk": "week", "mo": "month", "yr": "year"}
+
+
+def _time_of(word: str) -> str:
+    """A time as one word whichever way it is written ("s", "secs", "second" -> second)."""
+    lower = word.lower()
+    single = lower[:-1] if lower.endswith("s") and len(lower) > 2 else lower
+    return _SHORT_TIMES.get(single, _SHORT_TIMES.get(lower, single))
 
 
 def _tokens(

@@ -554,3 +554,11 @@ def test_the_other_hours_said_glued_run_the_second_rate(catalog: Catalog) -> Non
     got = parse("Qwen3-32B: office hours (10h) run ~6k req/hour, the other 14h ~1k/hour. "
                 "1k in 200 out", catalog).fields
     assert got["requests_per_day"] == 10 * 6000 + 14 * 1000
+
+
+def test_a_bare_rate_over_the_same_time_written_short_is_the_same_volume(
+    catalog: Catalog,
+) -> None:
+    got = parse("GLM-5 on B200: we peak around 90 requests per second at lunch; over the whole "
+                "day it averages more like 30/s. 2k in, 500 out", catalog).fields
+    assert got["requests_per_day"] == 30 * 86400 and got["peak_to_average"] == 3.0
