@@ -93,18 +93,24 @@ _FRACTION_OF_PEAK = re.compile(
 _PARTS = {"half": 2.0, "third": 3.0, "quarter": 4.0, "fifth": 5.0}
 _PARTS |= {"1/2": 2.0, "1/3": 3.0, "1/4": 4.0, "1/5": 5.0}
 _FRACTION_ABROAD = re.compile(
-    r"\b(?:média|media|promedio|snittet|genomsnittet)\b[^.;!?\n\d]{0,40}?\b(?P<part>metade"
+    r"\b(?:média|media|promedio|snittet|genomsnittet|moyenne|durchschnitt|tagesdurchschnitt"
+    r"|schnitt)\b[^.;!?\n\d]{0,40}?\b(?P<part>metade"
     r"|la\s+mitad|um\s+terço|un\s+tercio|la\s+metà|un\s+terzo|hälften|en\s+tredjedel"
-    r"|um\s+quarto|un\s+cuarto|um\s+quinto|un\s+quinto|en\s+fjärdedel|en\s+femtedel)\s+"
-    r"(?:disso|de\s+eso|do\s+pico|del\s+pico|di\s+questo|av\s+det|av\s+toppen)\b",
+    r"|um\s+quarto|un\s+cuarto|um\s+quinto|un\s+quinto|en\s+fjärdedel|en\s+femtedel"
+    r"|ein\s+drittel|die\s+hälfte|ein\s+viertel|ein\s+fünftel|un\s+tiers|la\s+moitié"
+    r"|un\s+quart|un\s+cinquième)"
+    r"(?:\s+(?:disso|de\s+eso|do\s+pico|del\s+pico|di\s+questo|av\s+det|av\s+toppen|davon"
+    r"|de\s+ça|de\s+cela|du\s+pic|vom\s+spitzenwert)\b|(?=\s*(?:[.;!?\n]|$)))",
     re.IGNORECASE,
 )
-"""The same in Portuguese, Spanish, Italian and Swedish: "a média fica em mais ou menos metade
-disso", "snittet över dygnet är ungefär en tredjedel av det"."""
-_ABROAD_PARTS = dict.fromkeys(("metade", "mitad", "metà", "hälften"), 2.0) | dict.fromkeys(
-    ("terço", "tercio", "terzo", "tredjedel"), 3.0
-) | dict.fromkeys(("quarto", "cuarto", "fjärdedel"), 4.0) | dict.fromkeys(
-    ("quinto", "femtedel"), 5.0
+"""The same in Portuguese, Spanish, Italian, Swedish, German and French: "a média fica em
+mais ou menos metade disso", "im Tagesdurchschnitt etwa ein Drittel davon", "la media è circa
+un terzo."."""
+_ABROAD_PARTS = (
+    dict.fromkeys(("metade", "mitad", "metà", "hälften", "hälfte", "moitié"), 2.0)
+    | dict.fromkeys(("terço", "tercio", "terzo", "tredjedel", "drittel", "tiers"), 3.0)
+    | dict.fromkeys(("quarto", "cuarto", "fjärdedel", "viertel", "quart"), 4.0)
+    | dict.fromkeys(("quinto", "femtedel", "fünftel", "cinquième"), 5.0)
 )
 _COLON_RATIO = re.compile(
     r"\b(?P<a>avg|average|mean|peak)\s*(?::|/|-to-|\s+to\s+)\s*(?P<b>avg|average|mean|peak)\b"
@@ -165,8 +171,11 @@ def share_of_peak(reading: Reading) -> int | None:
     reading.values["peak_to_average"] = ratio
     reading.understood.append(f"peak {ratio:.3g}x the average ← '{said}'")
     back = found.groupdict().get("back") or found.group().lower().endswith(
-        ("that", "this", "it", "disso", "eso", "questo", "det")
+        ("that", "this", "it", "disso", "eso", "questo", "det", "davon", "ça", "cela")
     )
+    named_peak = found.group().lower().endswith(("pico", "pic", "toppen"))
+    if found.re is _FRACTION_ABROAD and not named_peak:
+        back = True  # "Al picco … 3.600 al minuto, la media è circa un terzo.": of that
     return found.start() if back else None
 
 

@@ -562,3 +562,18 @@ def test_a_bare_rate_over_the_same_time_written_short_is_the_same_volume(
     got = parse("GLM-5 on B200: we peak around 90 requests per second at lunch; over the whole "
                 "day it averages more like 30/s. 2k in, 500 out", catalog).fields
     assert got["requests_per_day"] == 30 * 86400 and got["peak_to_average"] == 3.0
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Spitzenlast 900 Anfragen pro Minute, im Tagesdurchschnitt etwa ein Drittel davon",
+        "Al picco fanno 900 richieste al minuto, la media è circa un terzo.",
+        "900 requêtes par minute en pointe, la moyenne est à peu près un tiers de ça",
+    ],
+)
+def test_an_average_said_as_a_third_of_the_peak_abroad_divides_it(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"Qwen3-32B auf H200. {said}. Input 1.000 Tokens, output 200", catalog).fields
+    assert got["requests_per_day"] == 300 * 1440 and got["peak_to_average"] == 3.0
