@@ -49,6 +49,7 @@ from core.parse.references import blank_references
 from core.parse.rows import one_models_lines
 from core.parse.sums import add_up
 from core.parse.tables import as_sentences, structured
+from core.parse.targets import targets_only
 from core.parse.tokens import scan
 from core.parse.trends import trend
 from core.parse.units import defined_requests
@@ -122,6 +123,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
         plain = plain.replace("R$", "BRL")  # Brazil's reais, not dollars; said as a currency
     whole = plain
     plain, workload = chosen(plain)
+    plain, target_column = targets_only(plain)
     prose = calls_added(counts_first(as_sentences(plain)))  # a table's rows as prose
     tokens = scan(prose, lexicon_for(catalog))
     one = one_models_lines(prose, tokens.toks) if "\n" in prose else None
@@ -131,6 +133,8 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     reading = read(prose, tokens.toks, matches(tokens.toks))
     if one is not None:
         reading.assume(f"only the {one[1]} line read: the other models' lines stay where they run")
+    if target_column is not None:
+        reading.assume(target_column)
     if workload is not None:
         reading.assume(workload)
         if "model" not in reading.values or not reading.gpu_ids:

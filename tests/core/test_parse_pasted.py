@@ -676,3 +676,15 @@ def test_a_pasted_threads_posting_times_are_no_figures(catalog: Catalog) -> None
                    "entrada 1,1 mil tokens, saída uns 200\n[10:16] ana: 👍", catalog)
     assert parsed.fields["input_tokens"] == 1_100
     assert not any("'15 " in u for u in parsed.understood)
+
+
+def test_a_current_versus_target_table_reads_the_target_column(catalog: Catalog) -> None:
+    parsed = parse("| | Current | Target |\n|---|---|---|\n| GPU | A100 80GB | H200 |\n"
+                   "| Model | Mixtral 8x7B | Qwen3-32B |\n| Requests/day | 400,000 | same |\n"
+                   "| Avg input / output tokens | 900 / 200 | 1,200 / 250 |\n"
+                   "| Planned utilization | – | 60% |", catalog)
+    got = parsed.fields
+    assert (got["gpu"], got["model"], got["requests_per_day"]) == ("h200", "qwen3-32b", 400_000)
+    assert (got["input_tokens"], got["output_tokens"]) == (1200, 250)
+    assert got["planned_utilization"] == 0.6
+    assert any("'Target' column read" in a for a in parsed.assumed)
