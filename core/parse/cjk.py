@@ -60,6 +60,7 @@ _WORDS: dict[str, str] = {
     "ピーク": "peak",
     "峰值": "peak",
     "平均": "average",
+    "倍率": "ratio",  # "ピーク倍率": the peak's ratio
     "倍": "x",
     "同時": "concurrent",
     "并发": "concurrent",

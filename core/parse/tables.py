@@ -101,6 +101,14 @@ for _field, _factor, _names in (
     ("context_tokens", 1.0, "ctx context context_tokens max_context context_window window"),
     ("context_tokens", 1.0, "context_length context_len max_context_length max_seq_len"),
     ("peak_to_average", 1.0, "p2a peak_to_average peak/avg peak_factor peak_ratio"),
+    ("requests_per_day", 1.0, "anfragen_pro_tag anfragen/tag peticiones_por_día"),
+    ("requests_per_day", 1.0, "solicitudes_por_día"),
+    ("requests_per_day", 1.0, "requisições_por_dia requêtes_par_jour richieste_al_giorno"),
+    ("input_tokens", 1.0, "eingabe-tokens_je_anfrage eingabe-tokens tokens_de_entrada"),
+    ("input_tokens", 1.0, "tokens_d'entrée token_di_input token_in_ingresso"),
+    ("output_tokens", 1.0, "ausgabe-tokens_je_anfrage ausgabe-tokens tokens_de_salida"),
+    ("output_tokens", 1.0, "tokens_de_saída tokens_de_sortie token_di_output token_in_uscita"),
+    ("reasoning_tokens", 1.0, "reasoning-tokens_je_anfrage tokens_de_razonamiento"),
     ("peak_to_average", 1.0, "peak-to-average peak-to-average_ratio peak/avg_ratio peak:avg"),
     ("max_ttft_s", 1.0, "ttft ttft_s max_ttft_s"),
     ("max_ttft_s", 0.001, "ttft_ms ttft_target_ms ttft_p95_target_ms ttft_p99_target_ms"),
@@ -124,7 +132,7 @@ for _field, _factor, _names in (
 _NAMED = {"model", "gpu", "precision"}
 """Fields whose value is a catalog name, not a number."""
 _LABELLED = re.compile(
-    r"^[ \t]*(?:[-*•][ \t]+)?(?P<k>[A-Za-z#$][^:\n]{0,30}?)[ \t]*(?::|\.{2,}|\s\.\s)[ \t.]*"
+    r"^[ \t]*(?:[-*•][ \t]+)?(?P<k>[A-Za-z#$][^:\n]{0,50}?)[ \t]*(?::|\.{2,}|\s\.\s)[ \t.]*"
     r"(?P<v>[^\n]{1,40}?)\s*$",
     re.M,
 )
@@ -334,6 +342,14 @@ def _cells(line: str, sep: str) -> list[str]:
     return cells
 
 
+_COUNTED = frozenset(
+    {"input_tokens", "output_tokens", "reasoning_tokens", "context_tokens", "requests_per_day"}
+    | {"output_tokens_per_day", "gpus", "concurrency"}
+)
+"""Fields that count whole things: a dot between groups of three digits groups thousands."""
+_DOTTED_THOUSANDS = re.compile(r"\d{1,3}(?:\.\d{3})+")
+
+
 def contract_pair(name: str, value: str) -> tuple[str, str] | None:
     """``(name, value)`` in the contract's field and unit ("bs", "32" -> concurrency 32;
     "rps", "45" -> requests_per_day 3888000), or None for a name no field goes by."""
@@ -342,6 +358,8 @@ def contract_pair(name: str, value: str) -> tuple[str, str] | None:
     if hit is None or not value:
         return None
     field_name, factor = hit
+    if field_name in _COUNTED and _DOTTED_THOUSANDS.fullmatch(value):
+        value = value.replace(".", "")  # "Eingabe-Tokens je Anfrage: 3.000": three thousand
     if field_name == "peak_to_average" and ":" in value and (ratio := _ratio(value)):
         return field_name, f"{ratio:g}"  # "3:1"
     unit = _unit_said(name, field_name) if "(" in name or "[" in name else None

@@ -688,3 +688,17 @@ def test_a_current_versus_target_table_reads_the_target_column(catalog: Catalog)
     assert (got["input_tokens"], got["output_tokens"]) == (1200, 250)
     assert got["planned_utilization"] == 0.6
     assert any("'Target' column read" in a for a in parsed.assumed)
+
+
+def test_a_german_form_with_dots_grouping_thousands_is_read(catalog: Catalog) -> None:
+    got = parse("Aus dem Lastenheft:\nModell: Qwen3-32B\nAnfragen pro Tag (Durchschnitt): "
+                "180.000\nEingabe-Tokens je Anfrage: 2.500\nAusgabe-Tokens je Anfrage (ohne "
+                "Reasoning): 1.100\nHardware: H200", catalog).fields
+    assert got["requests_per_day"] == 180_000
+    assert (got["input_tokens"], got["output_tokens"]) == (2500, 1100)
+
+
+def test_a_japanese_forms_peak_ratio_line_is_read(catalog: Catalog) -> None:
+    got = parse("モデル: Qwen3-32B\n1日あたりリクエスト数: 30万\n入力トークン: 1,000\n"
+                "出力トークン: 200\nピーク倍率（ピーク/平均）: 3\nGPU: H200", catalog).fields
+    assert got["peak_to_average"] == 3.0
