@@ -99,6 +99,13 @@ _REAL_IS = re.compile(
     re.IGNORECASE,
 )
 """Words on the old figure, then the real one: "the 10M counts retries, real number is 8M"."""
+_MARKER_THEN_WHY = re.compile(
+    r"^[\s,.;:!?…—–-]*(?:no|sorry|hold\s+on|wait|actually|my\s+bad)\b[\s,.;:!?…—–-]*"
+    r"(?:i\s+)?(?:checked|looked\s+at|asked|confirmed|re-?read|pulled)\b[^\d.;!?\n]{0,30}?[,:—–-]\s*"
+    r"(?:it'?s|it\s+is|make\s+it)?\s*~?\s*$",
+    re.IGNORECASE,
+)
+"""A marker, then where the right figure came from: "3k — hold on, checked the logs, 2.5k"."""
 _BUT_MORE_LIKE = re.compile(
     r"^\s*(?:,\s*)?but\b[^\d.;!?\n]{0,60}?[,;—–-]\s*(?:it'?s|it\s+is|that'?s|it\s+was)\s+"
     r"(?:more\s+like|closer\s+to|actually|really|nearer)\s*~?\s*$",
@@ -563,7 +570,7 @@ def _unit_after(toks: list[Tok], k: int) -> str:
 
 def _marked(between: str) -> bool:
     """Whether the words between two figures retract the first."""
-    if _BUT_MORE_LIKE.match(between):
+    if _BUT_MORE_LIKE.match(between) or _MARKER_THEN_WHY.match(between):
         return True
     if not _STRONG.search(between):
         return False

@@ -437,7 +437,8 @@ def _clock_window(reading: Reading, name: str) -> tuple[re.Match[str], int] | No
 
 _THOSE_HOURS = re.compile(
     r"\s*(?:during|in|over|within|for)\s+(?:those|these|that|this|the\s+same)\s+"
-    r"(?:hours|window|span|time|period)\b",
+    r"(?:hours|window|span|time|period)\b"
+    r"|\s*while\s+(?:we'?re|we\s+are|they'?re|they\s+are|it'?s|it\s+is)\s+(?:open|staffed|live)\b",
     re.IGNORECASE,
 )
 """A rate said to run in a span named before it: "9am to 5pm …, 50 req/s during those hours"."""

@@ -1738,3 +1738,11 @@ def test_a_gpu_said_later_to_be_what_they_have_is_not_the_new_cluster(catalog: C
     got = parse("Llama 3.1 70B for Kestrel on l40s, 90 req/min, 1k in / 300 out. scratch the "
                 "l40s part — l40s are what they have now, the new cluster is h200s", catalog).fields
     assert got["gpu"] == "h200" and got["gpus"] == ("h200",)
+
+
+def test_a_second_correction_with_where_it_came_from_replaces_the_first(
+    catalog: Catalog,
+) -> None:
+    got = parse("Qwen3-32B, 90 rpm, input 4k — no, 5k — wait, checked the traces, 4.5k. "
+                "output 300", catalog).fields
+    assert got["input_tokens"] == 4500

@@ -577,3 +577,16 @@ def test_an_average_said_as_a_third_of_the_peak_abroad_divides_it(
 ) -> None:
     got = parse(f"Qwen3-32B auf H200. {said}. Input 1.000 Tokens, output 200", catalog).fields
     assert got["requests_per_day"] == 300 * 1440 and got["peak_to_average"] == 3.0
+
+
+def test_an_output_rate_said_with_averages_between_is_a_days_volume(catalog: Catalog) -> None:
+    got = parse("Kimi K2 on B200: output averages ~5k tok/s over the day, peaks near 15k tok/s",
+                catalog).fields
+    assert got["output_tokens_per_day"] == 5000 * 86400 and got["peak_to_average"] == 3.0
+    assert "output_tokens" not in got
+
+
+def test_a_rate_while_they_are_open_runs_the_clock_span_said_before(catalog: Catalog) -> None:
+    got = parse("Clinics open 9am to 5pm and all traffic lands in that window: about 4,000 "
+                "requests an hour while we're open. Qwen3-32B, 1k in 200 out", catalog).fields
+    assert got["requests_per_day"] == 8 * 4000
