@@ -243,8 +243,11 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
         return
     if not _has(m.toks, "TOKENS", "OUT", "OUTS", "IN", "INS", "REASON"):
         cents = _CENTS_SAID.fullmatch(m.toks[0].text) is not None
+        per_gpu = any(t.type == "PER_TIME" and t.flag for t in m.toks)  # ".79/gpu/hr"
         if unit == "hour" and 0.1 <= value <= _BARE_PRICE_MAX and (
-            cents or _AT_BEFORE.search(r.text, max(0, m.toks[0].start - 6), m.toks[0].start)
+            cents
+            or per_gpu
+            or _AT_BEFORE.search(r.text, max(0, m.toks[0].start - 6), m.toks[0].start)
         ):  # "2x h100 at 2.3/hr", "…, 2.95/hr": a GPU-hour price said without its dollar sign
             r.assume(f"'{said}' read as ${value:.2f}/GPU-hour (no currency said)")
             r.price_said = said

@@ -145,7 +145,7 @@ write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""
 _FOREIGN_TIME: dict[str, str] = {
     "day": "tag tage jour jours día dia días dias din giorno giorni dag dagen dzień gün dygn "
     "dygnet",
-    "month": "monat monate mois meses månad månader mahina mahine mese mesi maand maanden "
+    "month": "monat monate mois mês mes meses månad månader mahina mahine mese mesi maand maanden "
     "miesiąc miesięcy miesiące ay",
     "year": "jahr jahre ans año años saal anno anni jaar jaren rok lat yıl",
     "hour": "stunde stunden heure heures hora horas timme timmar ora ore uur godzinę godzina "

@@ -94,12 +94,12 @@ _PARTS = {"half": 2.0, "third": 3.0, "quarter": 4.0, "fifth": 5.0}
 _PARTS |= {"1/2": 2.0, "1/3": 3.0, "1/4": 4.0, "1/5": 5.0}
 _FRACTION_ABROAD = re.compile(
     r"\b(?:média|media|promedio|snittet|genomsnittet|moyenne|durchschnitt|tagesdurchschnitt"
-    r"|schnitt)\b[^.;!?\n\d]{0,40}?\b(?P<part>metade"
+    r"|schnitt)\b[^.;!?\n]{0,40}?\b(?P<part>metade"
     r"|la\s+mitad|um\s+terço|un\s+tercio|la\s+metà|un\s+terzo|hälften|en\s+tredjedel"
     r"|um\s+quarto|un\s+cuarto|um\s+quinto|un\s+quinto|en\s+fjärdedel|en\s+femtedel"
     r"|ein\s+drittel|die\s+hälfte|ein\s+viertel|ein\s+fünftel|un\s+tiers|la\s+moitié"
     r"|un\s+quart|un\s+cinquième)"
-    r"(?:\s+(?:disso|de\s+eso|do\s+pico|del\s+pico|di\s+questo|av\s+det|av\s+toppen|davon"
+    r"(?:\s+(?:disso|de\s+eso|do\s+pico|del\s+pico|del\s+picco|di\s+questo|av\s+det|av\s+toppen|davon"
     r"|de\s+ça|de\s+cela|du\s+pic|vom\s+spitzenwert)\b|(?=\s*(?:[.;!?\n]|$)))",
     re.IGNORECASE,
 )
@@ -173,7 +173,7 @@ def share_of_peak(reading: Reading) -> int | None:
     back = found.groupdict().get("back") or found.group().lower().endswith(
         ("that", "this", "it", "disso", "eso", "questo", "det", "davon", "ça", "cela")
     )
-    named_peak = found.group().lower().endswith(("pico", "pic", "toppen"))
+    named_peak = found.group().lower().endswith(("pico", "picco", "pic", "toppen"))
     if found.re is _FRACTION_ABROAD and not named_peak:
         back = True  # "Al picco … 3.600 al minuto, la media è circa un terzo.": of that
     return found.start() if back else None

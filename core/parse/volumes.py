@@ -744,7 +744,7 @@ def _chunked(reading: Reading, count: float, per_call: float, per_page: float, s
 
 
 UNSIDED_MIN = 1_000
-"""A bare rate this large or larger, beside a request's lengths, is a request rate."""
+"""A bare rate this large or larger a day, beside a request's lengths, is a request rate."""
 
 
 def unsided_rate(reading: Reading) -> None:
@@ -757,8 +757,8 @@ def unsided_rate(reading: Reading) -> None:
     if "input_tokens" not in reading.values or "output_tokens" not in reading.values:
         return
     value, unit, said, question = reading.unsided[0]
-    if value < UNSIDED_MIN:
-        return
+    if timeunits.per_day(value, unit) < UNSIDED_MIN:
+        return  # "40/min" beside its lengths is 57,600 a day: as many as "250k/day" asks
     reading.ambiguities[:] = [a for a in reading.ambiguities if a != question]
     daily = timeunits.per_day(value, unit)
     reading.match = None

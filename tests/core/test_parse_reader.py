@@ -1746,3 +1746,19 @@ def test_a_second_correction_with_where_it_came_from_replaces_the_first(
     got = parse("Qwen3-32B, 90 rpm, input 4k — no, 5k — wait, checked the traces, 4.5k. "
                 "output 300", catalog).fields
     assert got["input_tokens"] == 4500
+
+
+def test_a_bare_price_said_per_gpu_hour_is_a_lease_price(catalog: Catalog) -> None:
+    got = parse("4x L40S, Llama 3.1 8B bf16, batch 64, .85/gpu/hr on a 6mo term", catalog).fields
+    assert got["price_per_gpu_hour"] == 0.85
+
+
+def test_a_small_bare_rate_a_minute_beside_lengths_is_requests(catalog: Catalog) -> None:
+    got = parse("gpt-oss-20b helpdesk bot, 30/min, 2k in 150 out, H100", catalog).fields
+    assert got["requests_per_day"] == 30 * 1440
+
+
+def test_portuguese_month_and_kimi_said_without_its_k(catalog: Catalog) -> None:
+    pt = parse("Qwen3-32B p/ cliente, 1,5M req/mês, 1.2k in 300 out, L40S", catalog).fields
+    assert pt["requests_per_day"] == pytest.approx(50_000)
+    assert parse("kimi 2.5 on GB200, 80k calls/day", catalog).fields["model"] == "kimi-k2.5"

@@ -590,3 +590,10 @@ def test_a_rate_while_they_are_open_runs_the_clock_span_said_before(catalog: Cat
     got = parse("Clinics open 9am to 5pm and all traffic lands in that window: about 4,000 "
                 "requests an hour while we're open. Qwen3-32B, 1k in 200 out", catalog).fields
     assert got["requests_per_day"] == 8 * 4000
+
+
+def test_an_italian_average_over_24_hours_as_a_fifth_of_the_peak(catalog: Catalog) -> None:
+    text = ("Mixtral 8x7B su A100: picchi di 40 richieste al secondo; la media sulle 24 ore "
+            "è circa un quinto del picco. 700 token in ingresso e 150 in uscita")
+    got = parse(text, catalog).fields
+    assert got["requests_per_day"] == 8 * 86400 and got["peak_to_average"] == 5.0
