@@ -72,7 +72,9 @@ _PEOPLE = frozenset(
 )
 """Populations that send requests themselves: a count of them alone is asked about."""
 _EACH_BEFORE = re.compile(
-    r"(?:\beach(?:\s+one|\s+[a-z]+(?=\s+is\b))?|\bevery\s+[a-z]+(?=\s+is\b)|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
+    r"(?:\bhar\s+[a-z]+\s+(?:mein|me|main|ke\s+paas)"  # Hindi "har branch mein": in each
+    r"|\beach(?:\s+one|\s+[a-z]+(?=\s+is\b))?|\bevery\s+[a-z]+(?=\s+is\b)"
+    r"|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
     r"|\b(?:an?|each|every)\s+[a-z]+\s+(?:fans\s+out\s+(?:in)?to|spawns|kicks\s+off|triggers|makes"
     r"|making|triggering|issuing|sending|generating|running"
     r"|(?:gets\s+|is\s+|are\s+)?(?:split|broken|divided|chunked)\s+into)"

@@ -597,3 +597,9 @@ def test_an_italian_average_over_24_hours_as_a_fifth_of_the_peak(catalog: Catalo
             "è circa un quinto del picco. 700 token in ingresso e 150 in uscita")
     got = parse(text, catalog).fields
     assert got["requests_per_day"] == 8 * 86400 and got["peak_to_average"] == 5.0
+
+
+def test_hindi_each_before_a_count_makes_it_a_count_per_member(catalog: Catalog) -> None:
+    got = parse("120 stores, har store mein 15 staff, each staff ~20 queries a day. Qwen3-32B, "
+                "800 in / 200 out", catalog).fields
+    assert got["requests_per_day"] == 120 * 15 * 20
