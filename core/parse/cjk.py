@@ -61,6 +61,7 @@ _WORDS: dict[str, str] = {
     "峰值": "peak",
     "平均": "average",
     "倍率": "ratio",  # "ピーク倍率": the peak's ratio
+    "个": " ",  # a counter between a figure and its noun: "120 个请求"
     "倍": "x",
     "同時": "concurrent",
     "并发": "concurrent",
@@ -88,6 +89,10 @@ _WORDS: dict[str, str] = {
 }
 _TIMES_AVERAGE = re.compile(r"平均值?\s*[のの的]?\s*(?:約|约)?\s*(\d+(?:\.\d+)?)\s*倍")
 """"平均の2倍", "平均的3倍": the average's N times, said the English way round."""
+_SHARE_OF_PEAK = re.compile(
+    r"(?:峰值|高峰|ピーク)\s*(?:的|の)\s*(?:約|约)?\s*(\d+(?:\.\d+)?)\s*[%％]"
+)
+""""峰值的 40%", "ピークの40%": a share of the peak, said the English way round."""
 _WORD = re.compile("|".join(sorted(map(re.escape, _WORDS), key=len, reverse=True)))
 _EDGE = re.compile(f"(?<=[{_SCRIPT}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_SCRIPT}])")
 _SCALED = re.compile(r"(?<=\d) (?=[万億亿千])")
@@ -136,6 +141,7 @@ def spelled_out(text: str) -> str:
     )
     text = _NUMERAL.sub(lambda m: _numeral(m.group()), text)
     text = _TIMES_AVERAGE.sub(r" \1x the average ", text)
+    text = _SHARE_OF_PEAK.sub(r" \1% of the peak ", text)
     text = _WORD.sub(lambda m: f" {_WORDS[m.group()]} ", text)
     text = _EDGE.sub(" ", text)
     return _SCALED.sub("", text)  # "300 万": back to "300万", a figure and its scale

@@ -102,7 +102,7 @@ for _field, _factor, _names in (
     ("context_tokens", 1.0, "context_length context_len max_context_length max_seq_len"),
     ("peak_to_average", 1.0, "p2a peak_to_average peak/avg peak_factor peak_ratio"),
     ("requests_per_day", 1.0, "anfragen_pro_tag anfragen/tag peticiones_por_día"),
-    ("requests_per_day", 1.0, "solicitudes_por_día"),
+    ("requests_per_day", 1.0, "solicitudes_por_día per_day_requests"),
     ("requests_per_day", 1.0, "requisições_por_dia requêtes_par_jour richieste_al_giorno"),
     ("input_tokens", 1.0, "eingabe-tokens_je_anfrage eingabe-tokens tokens_de_entrada"),
     ("input_tokens", 1.0, "tokens_d'entrée token_di_input token_in_ingresso"),
@@ -355,6 +355,8 @@ def contract_pair(name: str, value: str) -> tuple[str, str] | None:
     "rps", "45" -> requests_per_day 3888000), or None for a name no field goes by."""
     hit = _ALIASES.get(_key(name))
     value = value.strip().lstrip("~≈").strip()  # "~5k": about is how people fill forms
+    if "(" in value and value[0].isdigit():
+        value = _ASIDE.sub(" ", value).strip()  # "12万 (average)": what the figure is, aside
     if hit is None or not value:
         return None
     field_name, factor = hit

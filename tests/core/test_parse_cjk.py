@@ -39,3 +39,15 @@ def test_digits_before_a_thousand_numeral_are_that_many_thousands(catalog: Catal
     got = parse("DeepSeek V3 部署在 H200 上。每天 80万 请求, 每个请求 input 约 4千 tokens, "
                 "输出 3百 tokens。", catalog).fields
     assert (got["input_tokens"], got["output_tokens"]) == (4000, 300)
+
+
+def test_an_average_said_as_a_share_of_the_peak_in_chinese(catalog: Catalog) -> None:
+    got = parse("客户要 Qwen3-32B，峰值每秒 60 个请求，平均大概是峰值的 50%。输入 1k，输出 200。",
+                catalog).fields
+    assert got["requests_per_day"] == 30 * 86400 and got["peak_to_average"] == 2.0
+
+
+def test_a_japanese_forms_requests_a_day_line_is_read(catalog: Catalog) -> None:
+    got = parse("モデル: Qwen3-32B\n1日あたりリクエスト数: 12万（平均）\n入力トークン: 1,000\n"
+                "出力トークン: 200\nGPU: H200", catalog).fields
+    assert got["requests_per_day"] == 120_000
