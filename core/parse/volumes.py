@@ -41,6 +41,8 @@ _BEFORE = re.compile(
     r"|\b(?:per|a|each)\s+(?P<unit>day|week|month|year)\s*:\s*(?:[\w./,]+\s+){0,3}?$"
     r"|\b(?:peak|busiest|average|typical)\s+(?P<hour>hour)\s+(?:produces|generates|is|sees|has"
     r"|does|outputs|was)?\s*(?:about|around|roughly|~|≈)?\s*$"
+    r"|\b(?:whole|full|entire)\s+(?P<whole>day|week|month)\s+(?:avg|average|total)?\s*"
+    r"(?:is|was|of|:)?\s*(?:about|around|roughly|~|≈)?\s*$"
     r"|\b(?:a|per|each)\s+(?P<before>day|week|month|year)\s+(?:の\s*)?"
     r"(?:(?:output\s+)?tokens?\s+(?:は\s+|is\s+|are\s+)?)?$",  # "月間の出力トークンは 60億"
     re.IGNORECASE,
@@ -67,6 +69,8 @@ def time_beside(text: str, start: int, end: int) -> str | None:
         return "hour"  # "the peak hour produces ~25M output tokens"
     if before["before"]:
         return before["before"].lower()
+    if before["whole"]:
+        return before["whole"].lower()  # "whole day avg is ~40M out toks"
     return before["unit"].lower() if before["unit"] else _ADVERBS[before["adverb"].lower()]
 
 
@@ -752,21 +756,46 @@ def unsided_rate(reading: Reading) -> None:
     request's input and output lengths: requests, as a sales engineer reads it (a day's
     tokens would be said as tokens); assumed and said, never silently."""
     volumes = ("requests_per_day", "output_tokens_per_day")
-    if len(reading.unsided) != 1 or any(n in reading.values for n in volumes):
+    if not reading.unsided or any(n in reading.values for n in volumes):
         return
     if "input_tokens" not in reading.values or "output_tokens" not in reading.values:
         return
-    value, unit, said, question = reading.unsided[0]
-    if timeunits.per_day(value, unit) < UNSIDED_MIN:
+    summed = _summed(reading)
+    if summed is None:
+        return
+    daily, said, questions, (value, unit) = summed
+    if daily < UNSIDED_MIN:
         return  # "40/min" beside its lengths is 57,600 a day: as many as "250k/day" asks
-    reading.ambiguities[:] = [a for a in reading.ambiguities if a != question]
-    daily = timeunits.per_day(value, unit)
+    reading.ambiguities[:] = [a for a in reading.ambiguities if a not in questions]
     reading.match = None
     reading.put("requests_per_day", daily, f"{compact(daily)} requests/day", said)
     reading.assume(
         f"'{said}' read as requests, beside the request's lengths; say "
         f"'{compact(value)} output tokens a {unit}' if it is tokens"
     )
+
+
+_PLUS = re.compile(r"\s*(?:\+|plus|and)\s*", re.IGNORECASE)
+
+
+def _summed(
+    reading: Reading,
+) -> tuple[float, str, set[str], tuple[float, str]] | None:
+    """The one bare rate, or several said as a sum ("30k/day + 18k/day"): per day, the
+    words, the questions they were asked with, and the rate as said; None for bare rates
+    said apart."""
+    if len(reading.unsided) == 1:
+        value, unit, said, question = reading.unsided[0]
+        return timeunits.per_day(value, unit), said, {question}, (value, unit)
+    spans = [(reading.text.find(said), said) for _, _, said, _ in reading.unsided]
+    if any(at < 0 for at, _ in spans):
+        return None
+    for (a, first), (b, _) in zip(spans, spans[1:], strict=False):
+        if not _PLUS.fullmatch(reading.text, a + len(first), b):
+            return None
+    total = sum(timeunits.per_day(v, u) for v, u, _, _ in reading.unsided)
+    said = " ".join(reading.text[spans[0][0] : spans[-1][0] + len(spans[-1][1])].split())
+    return total, said, {q for *_, q in reading.unsided}, (total, "day")
 
 
 _SPAN = (

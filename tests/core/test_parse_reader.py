@@ -1762,3 +1762,15 @@ def test_portuguese_month_and_kimi_said_without_its_k(catalog: Catalog) -> None:
     pt = parse("Qwen3-32B p/ cliente, 1,5M req/mês, 1.2k in 300 out, L40S", catalog).fields
     assert pt["requests_per_day"] == pytest.approx(50_000)
     assert parse("kimi 2.5 on GB200, 80k calls/day", catalog).fields["model"] == "kimi-k2.5"
+
+
+def test_bare_daily_rates_said_as_a_sum_beside_lengths_are_the_requests(
+    catalog: Catalog,
+) -> None:
+    got = parse("mixtral for two bots: 40k/day + 25k/day. ~800 in, 150 out", catalog).fields
+    assert got["requests_per_day"] == 65_000
+
+
+def test_a_whole_days_average_output_is_a_days_volume(catalog: Catalog) -> None:
+    got = parse("DeepSeek V3 on MI325X: whole day avg is ~30M out toks", catalog).fields
+    assert got["output_tokens_per_day"] == 30e6
