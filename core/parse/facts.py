@@ -570,6 +570,8 @@ _OF_ONE_GPU = re.compile(r"\s*(?:per|/|a|each|on\s+(?:one|a|each))\s*(?:gpu|card
 """After a token rate, words that make it one GPU's throughput: "1,850 output tok/s per GPU"."""
 
 
+_NOW_OPENS = re.compile(r"^\s*(?:current(?:ly)?|today'?s?|existing)\b", re.IGNORECASE)
+"""A clause that opens on "current": the figure in it is what they see today."""
 _ANOTHER_FACT = re.compile(
     r"(?:\b(?:their|our|the|its)\s+(?:\w+\s+){0,2}?)?\b(?:ttft|tpot|latency|first\s+token)\b"
     r"(?=[^\d\n]{0,15}\d)",
@@ -595,7 +597,8 @@ def _target(r: Reading, m: Match, name: str, value: float, note: str) -> bool:
     if other is not None:  # "ttft ≤ 1.5s their current p95 ttft is 3.1s": the next one's
         after = after[: other.start()]
     seen = _SEEN.search(before + " " + after) or _NOW.search(before[-25:] + " " + after)
-    if seen and not _WANTED.search(before + " " + after):
+    seen = seen or _NOW_OPENS.match(before)  # "Current p50 TTFT on their A100s is 2.3 s"
+    if seen and not _WANTED.search(f"{before} {r.said(m)} {after}"):
         example = "TTFT under 1 s" if name == "max_ttft_s" else "at least 30 tokens/s per user"
         r.ambiguous(
             f"'{r.said(m)}' is what they see today, not read as a target (e.g. '{example}')"

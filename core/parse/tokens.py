@@ -324,6 +324,7 @@ _PRONOUN_ONE = frozenset({"this", "that", "which", "no", "any", "another"})
 _BEFORE_A_FIGURE = frozenset({"OUT", "IN", "REASON", "TOKENS", "PEAK", "CONCURRENT", "CONTEXT"})
 _WINDOW_WORDS = frozenset({"sub", "subsecond", "last", "past", "in", "during"})
 
+_SPAN_UNITS = frozenset({"days", "weeks", "months", "hours", "day", "week", "month"})
 _LAST = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
 
 
@@ -357,6 +358,15 @@ def _window(raws: list[Raw], i: int, out: list[Tok]) -> tuple[list[Tok], int] | 
         text = r.text if end == i + 1 else f"{r.text}-{last.text}"
         number = Tok("NUM", text, 1.0, r.start, last.end, True, f"'{text}' read as under 1 s")
         return [number, Tok("TIME", text, "second", last.end, last.end)], end
+    if (
+        r.lower in ("last", "past")
+        and i + 2 < len(raws)
+        and raws[i + 1].kind == "num"
+        and raws[i + 2].lower in _SPAN_UNITS
+        and out
+        and out[-1].type in ("TOKENS", "REQUESTS", "OUT", "IN")
+    ):
+        return [], i + 1  # "9.6M requests over the last 30 days": the span, as "the 30 days"
     if i + 1 >= len(raws) or not out or out[-1].type not in ("TOKENS", "REQUESTS", "OUT", "IN"):
         return None
     following = raws[i + 1].lower

@@ -1774,3 +1774,13 @@ def test_bare_daily_rates_said_as_a_sum_beside_lengths_are_the_requests(
 def test_a_whole_days_average_output_is_a_days_volume(catalog: Catalog) -> None:
     got = parse("DeepSeek V3 on MI325X: whole day avg is ~30M out toks", catalog).fields
     assert got["output_tokens_per_day"] == 30e6
+
+
+def test_a_volume_over_the_last_days_and_a_current_latency_beside_its_target(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("4.5M requests over the last 30 days on Qwen3-32B, 900 in, 300 out. Current "
+                   "p50 TTFT on their A100s is 2.5 s; the target is under 1 s.", catalog)
+    assert parsed.fields["requests_per_day"] == 150_000
+    assert parsed.fields["max_ttft_s"] == 1.0
+    assert any("what they see today" in a for a in parsed.ambiguities)
