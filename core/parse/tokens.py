@@ -328,13 +328,14 @@ _SPAN_UNITS = frozenset({"days", "weeks", "months", "hours", "day", "week", "mon
 _LAST = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
 
 
-def _before_a_figure(out: list[Tok]) -> bool:
-    """Whether the last word read (fillers skipped) is one a figure in brackets belongs to.
+def _before_a_figure(out: list[Tok], types: frozenset[str] | tuple[str, ...] = ()) -> bool:
+    """Whether the last word read (fillers skipped) is one a figure in brackets belongs to
+    (or one of ``types``).
 
     Asked only at a "(" with a figure after it: walking back over ``out`` at every
     separator cost a twentieth of the pass."""
     word = next((t for t in reversed(out) if t.type != FILLER), None)
-    return word is not None and word.type in _BEFORE_A_FIGURE
+    return word is not None and word.type in (types or _BEFORE_A_FIGURE)
 
 
 def _figure_at(raws: list[Raw], j: int) -> bool:
@@ -363,8 +364,7 @@ def _window(raws: list[Raw], i: int, out: list[Tok]) -> tuple[list[Tok], int] | 
         and i + 2 < len(raws)
         and raws[i + 1].kind == "num"
         and raws[i + 2].lower in _SPAN_UNITS
-        and out
-        and out[-1].type in ("TOKENS", "REQUESTS", "OUT", "IN")
+        and _before_a_figure(out, ("TOKENS", "REQUESTS", "OUT", "IN"))
     ):
         return [], i + 1  # "9.6M requests over the last 30 days": the span, as "the 30 days"
     if i + 1 >= len(raws) or not out or out[-1].type not in ("TOKENS", "REQUESTS", "OUT", "IN"):
