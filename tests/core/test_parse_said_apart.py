@@ -603,3 +603,17 @@ def test_hindi_each_before_a_count_makes_it_a_count_per_member(catalog: Catalog)
     got = parse("120 stores, har store mein 15 staff, each staff ~20 queries a day. Qwen3-32B, "
                 "800 in / 200 out", catalog).fields
     assert got["requests_per_day"] == 120 * 15 * 20
+
+
+@pytest.mark.parametrize(
+    ("said", "calls"),
+    [
+        ("~20k contracts/day, each chunked into ~8 pieces, one call per chunk", 8),
+        ("~20k user questions/day, and each question runs an agent loop averaging 6 LLM calls", 6),
+    ],
+)
+def test_items_split_or_looped_into_calls_are_that_many_calls(
+    catalog: Catalog, said: str, calls: int
+) -> None:
+    got = parse(f"Qwen2.5 72B on A100s: {said}. 2k in / 300 out per call", catalog).fields
+    assert got["requests_per_day"] == 20_000 * calls
