@@ -800,10 +800,12 @@ def _summed(
 
 _SPAN = (
     r"(?P<a>\d{1,2})(?::\d\d)?\s*(?P<ap>am|pm)?\s*(?:-|–|—|to|until|till|and)\s*"
-    r"(?P<b>\d{1,2})(?::\d\d)?\s*(?P<bp>am|pm)?"
+    r"(?:(?P<b>\d{1,2})(?::\d\d)?\s*(?P<bp>am|pm)?|(?P<mid>midnight))"
 )
 _DAYS_SHARE = (
-    r"(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:the\s+|all\s+(?:the\s+)?)?(?:day'?s|daily|total)\b"
+    r"(?:(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:the\s+|all\s+(?:the\s+)?)?"
+    r"(?:day'?s|daily|total|it\b|that\b|the\s+traffic|the\s+requests|the\s+volume)"
+    r"|(?P<all>all\s+of\s+it|all\s+(?:the\s+)?traffic|everything))"
 )
 _WINDOW_SHARES = (
     re.compile(
@@ -813,7 +815,8 @@ _WINDOW_SHARES = (
         re.IGNORECASE,
     ),
     re.compile(
-        rf"{_DAYS_SHARE}[^.;!?\n\d]{{0,30}}?\b(?:between|from|during|in)\s+{_SPAN}\b",
+        rf"{_DAYS_SHARE}[^.;!?\n\d]{{0,30}}?\b(?:between|from|during|in)\s+"
+        rf"(?:(?:business|office|working)\s+hours\s*\(?\s*)?{_SPAN}\b",
         re.IGNORECASE,
     ),
 )
@@ -824,19 +827,25 @@ of the day's traffic", "60% of the daily volume lands between 6 and 10pm"."""
 def window_share(reading: Reading) -> None:
     """The peak a window's share of the day makes: its share over its share of the hours,
     "40% in 4 hours" is 0.4 x 24 / 4 = 2.4x the average."""
-    if "peak_to_average" in reading.values or "%" not in reading.text:
+    if "peak_to_average" in reading.values:
+        return
+    lower = reading.lower
+    if "%" not in reading.text and "all " not in lower and "everything" not in lower:
         return
     found = next((m for p in _WINDOW_SHARES if (m := p.search(reading.text))), None)
     if found is None:
         return
-    hours = _clock_hours(found)
-    if hours is None:
-        return
-    ratio = float(found["pct"]) / 100 * 24 / hours
+    hours = 24 - int(found["a"]) % 12 - 12 if found["mid"] else _clock_hours(found)
+    if hours is None and not (found["ap"] or found["bp"]) and int(found["a"]) > int(found["b"]):
+        hours = int(found["b"]) + 12 - int(found["a"])  # "business hours (9 to 5)": 8 hours
+    if hours is None or not 0 < hours < 24:
+        return  # "6pm to midnight": six hours; an afternoon start is said in pm
+    share = 100.0 if found["all"] else float(found["pct"])
+    ratio = share / 100 * 24 / hours
     if not 1 < ratio <= 50:
         return
     reading.values["peak_to_average"] = ratio
     said = " ".join(found.group().split())
     reading.understood.append(
-        f"peak {ratio:.3g}x the average ← '{said}' ({found['pct']}% of the day in {hours} hours)"
+        f"peak {ratio:.3g}x the average ← '{said}' ({share:g}% of the day in {hours} hours)"
     )

@@ -617,3 +617,18 @@ def test_items_split_or_looped_into_calls_are_that_many_calls(
 ) -> None:
     got = parse(f"Qwen2.5 72B on A100s: {said}. 2k in / 300 out per call", catalog).fields
     assert got["requests_per_day"] == 20_000 * calls
+
+
+@pytest.mark.parametrize(
+    ("said", "ratio"),
+    [
+        ("about 75% of it lands between 6pm and midnight", 3.0),
+        ("all of it lands in business hours (9 to 5), basically zero outside that", 3.0),
+    ],
+)
+def test_a_share_of_it_in_a_window_gives_the_peak(
+    catalog: Catalog, said: str, ratio: float
+) -> None:
+    got = parse(f"MiniMax M2.5 on H200, ~1.2M req/day, and {said}. 700 in / 250 out",
+                catalog).fields
+    assert got["peak_to_average"] == pytest.approx(ratio) and got["requests_per_day"] == 1.2e6
