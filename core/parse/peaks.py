@@ -448,7 +448,8 @@ def average_found(reading: Reading, name: str, mean: float, said: str) -> bool:
 
 _WAS_THE_PEAK = re.compile(
     r"\b(?P<n>\d[\d.,]*\s*[kKmM]?)\s+(?:is|was|'s)\s+(?:actually\s+|really\s+)?(?:the|our|their)\s+"
-    r"peak\b[^.;!?\n\d]{0,24}?\b(?:avg|average|mean|typical)\s+(?:is\s+|was\s+|'s\s+)?"
+    r"peak\b[^.;!?\n\d]{0,24}?\b(?:avg|average|mean|typical)\s+(?:(?:hour|day|minute)\s+)?"
+    r"(?:is\s+|was\s+|'s\s+)?"
     r"(?:more\s+like\s+|closer\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?(?P<avg>\d[\d.,]*\s*[kKmM]?)\b",
     re.IGNORECASE,
 )

@@ -1784,3 +1784,9 @@ def test_a_volume_over_the_last_days_and_a_current_latency_beside_its_target(
     assert parsed.fields["requests_per_day"] == 150_000
     assert parsed.fields["max_ttft_s"] == 1.0
     assert any("what they see today" in a for a in parsed.ambiguities)
+
+
+def test_a_rate_restated_as_the_peak_hour_with_the_average_hour_after(catalog: Catalog) -> None:
+    got = parse("GLM-5 on GB300: 60k req/hr, 4k in, 1k out. hmm actually the 60k was their "
+                "peak hour, the average hour is ~20k", catalog).fields
+    assert got["requests_per_day"] == 20_000 * 24 and got["peak_to_average"] == 3.0
