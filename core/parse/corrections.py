@@ -82,7 +82,8 @@ def _marks_anywhere(text: str) -> bool:
 
 
 _WITHDRAWN = re.compile(
-    r"\b(?:isn't|is\s+not|not)\s+available|\bsold\s+out|\bout\s+of\s+stock|\bno\s+capacity",
+    r"\b(?:isn't|is\s+not|not)\s+available|\bsold\s+out|\bout\s+of\s+stock|\bno\s+capacity"
+    r"|\bfell\s+through|\bcan'?t\s+get\s+(?:any|them|it)|\bno\s+(?:allocation|stock|supply)",
     re.IGNORECASE,
 )
 """A name said unavailable before another is named: "GB300 isn't available, they'll take B300"."""

@@ -1790,3 +1790,9 @@ def test_a_rate_restated_as_the_peak_hour_with_the_average_hour_after(catalog: C
     got = parse("GLM-5 on GB300: 60k req/hr, 4k in, 1k out. hmm actually the 60k was their "
                 "peak hour, the average hour is ~20k", catalog).fields
     assert got["requests_per_day"] == 20_000 * 24 and got["peak_to_average"] == 3.0
+
+
+def test_a_gpu_whose_allocation_fell_through_gives_way_to_the_next(catalog: Catalog) -> None:
+    got = parse("Llama 3.1 70B, 30 rps, 1k in 200 out on gb200. the gb200 allocation fell "
+                "through, they're staying on h100", catalog).fields
+    assert got["gpu"] == "h100-sxm" and got["gpus"] == ("h100-sxm",)
