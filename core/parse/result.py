@@ -60,6 +60,7 @@ from core.parse.volumes import (
     pages,
     part_of_a_total,
     request_split,
+    shared_rate,
     totals,
     unsided_rate,
     weekdays_and_weekends,
@@ -150,6 +151,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     peak_restated(reading)
     window_share(reading)
     unsided_rate(reading)
+    shared_rate(reading)
     active_hours(reading)
     pages(reading)
     part_of_a_total(reading)

@@ -849,3 +849,43 @@ def window_share(reading: Reading) -> None:
     reading.understood.append(
         f"peak {ratio:.3g}x the average ← '{said}' ({share:g}% of the day in {hours} hours)"
     )
+
+
+_TWO_FIGURES = re.compile(
+    r"(?P<a>\d[\d.,]*\s*[kKmM]?)\s+(?:and|\+|plus|&)\s+(?P<b>\d[\d.,]*\s*[kKmM]?)\s+"
+    r"(?:req(?:uest)?s?|calls|queries|conversations|messages)\s*(?:/|a|per)\s*"
+    r"(?:day|d|hour|hr|h|minute|min|week|wk|month|mo)\b",
+    re.IGNORECASE,
+)
+"""Two figures sharing one rate's words: "200k and 150k req a day"."""
+_SEVERAL = re.compile(
+    r"\b(?:two|three|both|2|3)\s+(?:apps|products|services|teams|workloads|tenants|bots"
+    r"|endpoints|use\s*cases|customers|regions)\b|\bboth\b",
+    re.IGNORECASE,
+)
+
+
+def shared_rate(reading: Reading) -> None:
+    """Figures sharing one rate's words, for several workloads said together ("two apps on
+    the same endpoint, 200k and 150k req a day"): their sum; without the workloads said,
+    the first figure is named, never silently dropped."""
+    source = reading.sources.get("requests_per_day")
+    value = reading.values.get("requests_per_day")
+    if source is None or not isinstance(value, float) or " and " not in reading.lower:
+        return
+    found = _TWO_FIGURES.search(reading.text)
+    if found is None or not source.startswith(found["b"].strip()):
+        return
+    a, b = amount(found["a"].replace(" ", "")), amount(found["b"].replace(" ", ""))
+    if not a or not b:
+        return
+    said = " ".join(found.group().split())
+    if _SEVERAL.search(reading.text) is None:
+        reading.ambiguous(
+            f"'{said}': sized for {compact(value)} requests per day; say the total if the "
+            "first figure adds to it"
+        )
+        return
+    total = value * (a + b) / b
+    reading.values["requests_per_day"] = total
+    reading.understood.append(f"{compact(total)} requests/day in all ← '{said}'")

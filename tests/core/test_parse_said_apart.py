@@ -632,3 +632,14 @@ def test_a_share_of_it_in_a_window_gives_the_peak(
     got = parse(f"MiniMax M2.5 on H200, ~1.2M req/day, and {said}. 700 in / 250 out",
                 catalog).fields
     assert got["peak_to_average"] == pytest.approx(ratio) and got["requests_per_day"] == 1.2e6
+
+
+def test_two_figures_sharing_a_rates_words_are_summed_for_two_workloads(
+    catalog: Catalog,
+) -> None:
+    summed = parse("two apps on one Qwen3-32B pool, 300k and 100k req a day, 1k in 200 out",
+                   catalog)
+    alone = parse("Qwen3-32B, 300k and 100k req a day, 1k in 200 out", catalog)
+    assert summed.fields["requests_per_day"] == 400_000
+    assert alone.fields["requests_per_day"] == 100_000
+    assert any("300k and 100k req a day" in a for a in alone.ambiguities)
