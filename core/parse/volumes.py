@@ -756,7 +756,12 @@ def unsided_rate(reading: Reading) -> None:
     request's input and output lengths: requests, as a sales engineer reads it (a day's
     tokens would be said as tokens); assumed and said, never silently."""
     volumes = ("requests_per_day", "output_tokens_per_day")
-    if not reading.unsided or any(n in reading.values for n in volumes):
+    if not reading.unsided:
+        return
+    if "requests_per_day" in reading.values and _SEVERAL.search(reading.text):
+        _added_workloads(reading)
+        return
+    if any(n in reading.values for n in volumes):
         return
     if "input_tokens" not in reading.values or "output_tokens" not in reading.values:
         return
@@ -775,6 +780,23 @@ def unsided_rate(reading: Reading) -> None:
     )
 
 
+def _added_workloads(reading: Reading) -> None:
+    """Several workloads said (“two apps …”), one read as requests a day and the others'
+    bare rates asked ("search does 200k/day and the chat app 150k/day"): one volume, their
+    sum, said."""
+    value = float(reading.values["requests_per_day"])
+    source = reading.sources.get("requests_per_day", "")
+    if not _TIME_SAID_DAILY.search(source) or any(u != "day" for _, u, _, _ in reading.unsided):
+        return
+    extra = sum(v for v, _, _, _ in reading.unsided)
+    questions = {q for *_, q in reading.unsided}
+    reading.ambiguities[:] = [a for a in reading.ambiguities if a not in questions]
+    words = " + ".join([*(said for _, _, said, _ in reading.unsided), source])
+    reading.values["requests_per_day"] = value + extra
+    reading.understood.append(f"{compact(value + extra)} requests/day in all ← '{words}'")
+
+
+_TIME_SAID_DAILY = re.compile(r"(?:/\s*|\bper\s+|\ba\s+)(?:day|d)\b", re.IGNORECASE)
 _PLUS = re.compile(r"\s*(?:\+|plus|and)\s*", re.IGNORECASE)
 
 
@@ -790,8 +812,11 @@ def _summed(
     spans = [(reading.text.find(said), said) for _, _, said, _ in reading.unsided]
     if any(at < 0 for at, _ in spans):
         return None
+    several = _SEVERAL.search(reading.text) is not None  # "three apps …: 400k/day, 250k/day"
+    if several and len({u for _, u, _, _ in reading.unsided}) > 1:
+        return None
     for (a, first), (b, _) in zip(spans, spans[1:], strict=False):
-        if not _PLUS.fullmatch(reading.text, a + len(first), b):
+        if not several and not _PLUS.fullmatch(reading.text, a + len(first), b):
             return None
     total = sum(timeunits.per_day(v, u) for v, u, _, _ in reading.unsided)
     said = " ".join(reading.text[spans[0][0] : spans[-1][0] + len(spans[-1][1])].split())

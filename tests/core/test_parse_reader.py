@@ -1796,3 +1796,12 @@ def test_a_gpu_whose_allocation_fell_through_gives_way_to_the_next(catalog: Cata
     got = parse("Llama 3.1 70B, 30 rps, 1k in 200 out on gb200. the gb200 allocation fell "
                 "through, they're staying on h100", catalog).fields
     assert got["gpu"] == "h100-sxm" and got["gpus"] == ("h100-sxm",)
+
+
+def test_several_workloads_bare_daily_rates_are_summed(catalog: Catalog) -> None:
+    listed = parse("Three apps all hitting Qwen3-32B, one pool: support bot 300k/day, search "
+                   "rewrite 200k/day, copilot 50k/day. all ~1k in / 200 out. H100", catalog)
+    mixed = parse("two apps on Qwen3-32B: search does 120k/day and the chat app 80k/day, both "
+                  "~1k in / 200 out", catalog)
+    assert listed.fields["requests_per_day"] == 550_000
+    assert mixed.fields["requests_per_day"] == 200_000
