@@ -64,8 +64,16 @@ _NOT_COUNTS = frozenset(
     | {"min", "mins", "sec", "secs", "hr", "hrs", "h", "s"}
     | {"million", "billion", "thousand", "in", "out", "input", "output", "concurrent", "x"}
     | {"hundreds", "thousands", "millions", "billions", "dozens"}
+    | {"reasoning", "thinking", "context"}
 )
 """Words after a number that make it a length, a rate or hardware, never a population."""
+_LENGTH_BEFORE = re.compile(
+    r"\b(?:reasoning|thinking|think|tokens?|toks?|prompt|input|output|context|completion|plus)"
+    r"\s*(?:[:=]|is|of|at)?\s*(?:~|about|around|roughly|≈)?\s*$",
+    re.IGNORECASE,
+)
+"""Words before a figure a call that make it a request's length ("reasoning ~5k/call"),
+no count of calls."""
 _PEOPLE = frozenset(
     {"users", "people", "employees", "staff", "seats", "customers", "members", "subscribers"}
     | {"devs", "developers", "engineers", "analysts", "agents", "reps", "students", "visitors"}
@@ -352,6 +360,11 @@ def _share(text: str, t: Tok) -> Factor | None:
 
 def _factor(text: str, t: Tok) -> Factor | None:
     """ "4 turns per session", "80 tickets a day each", "15 times per day"."""
+    after = text[t.end : t.end + 12].lstrip().lower()
+    if after.startswith(("/", "per ", "a ", "an ", "each", "of ")) and _LENGTH_BEFORE.search(
+        text, max(0, t.start - 20), t.start
+    ):
+        return None  # "reasoning ~5k/call", "around 4k of thinking per call": a length
     words = _words(text, t.end)
     if t.type == "MULT":  # "15 times", "15x"
         if any(w in ("average", "avg", "mean", "peak", "baseline") for w in words[:4]):

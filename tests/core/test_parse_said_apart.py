@@ -643,3 +643,13 @@ def test_two_figures_sharing_a_rates_words_are_summed_for_two_workloads(
     assert summed.fields["requests_per_day"] == 400_000
     assert alone.fields["requests_per_day"] == 100_000
     assert any("300k and 100k req a day" in a for a in alone.ambiguities)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["reasoning ~4k/call", "600 out for the answer, then around 4k of thinking per call"],
+)
+def test_tokens_a_call_are_no_count_of_calls(catalog: Catalog, said: str) -> None:
+    got = parse(f"Kimi K3 on B300, ~25k calls/day, 2k prompt, 600 visible output, {said}",
+                catalog).fields
+    assert got["requests_per_day"] == 25_000
