@@ -451,6 +451,8 @@ def _hourly(lex: list[Tok], i: int) -> tuple[list[Tok], int] | None:
     else:
         return None
     k = _after_fillers(lex, j)
+    if k < len(lex) and lex[k].type == "TIME" and lex[k].value in ("day", "week"):
+        k = _after_fillers(lex, k + 1)  # "busiest minute of the day is ~3,000 requests"
     if k < len(lex) and lex[k].type == "TRAFFIC":
         k = _after_fillers(lex, k + 1)  # "Peak hour volume: 36,000 requests"
     if k < len(lex) and lex[k].type == BREAK and lex[k].text.lower() in _HOUR_VERBS:

@@ -653,3 +653,9 @@ def test_tokens_a_call_are_no_count_of_calls(catalog: Catalog, said: str) -> Non
     got = parse(f"Kimi K3 on B300, ~25k calls/day, 2k prompt, 600 visible output, {said}",
                 catalog).fields
     assert got["requests_per_day"] == 25_000
+
+
+def test_the_busiest_minute_of_the_day_is_a_peak_minute_not_a_day(catalog: Catalog) -> None:
+    got = parse("busiest minute of the day is ~2,400 requests; the daily average rate is about "
+                "a third of that. Qwen3-32B, 1k in / 200 out", catalog).fields
+    assert got["requests_per_day"] == 800 * 1440 and got["peak_to_average"] == 3.0
