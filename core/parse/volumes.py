@@ -310,6 +310,7 @@ def weekdays_and_weekends(reading: Reading) -> None:
 
 _WEEKDAYS_ONLY = re.compile(
     r"\bweek\s?days?\s+only\b|\bno\s+weekends?\b|\bnothing\s+(?:on|at)\s+(?:the\s+)?weekends?\b"
+    r"|\bnothing\s+(?:on\s+)?nights?\s*/\s*weekends\b"
     r"|\bmon(?:day)?\s*[-–]\s*fri(?:day)?\s+only\b|\bonly\s+on\s+week\s?days\b",
     re.IGNORECASE,
 )
@@ -321,21 +322,34 @@ _OVER_THE_WEEK = re.compile(
 
 
 def _weekdays_only(reading: Reading, name: str) -> None:
-    """A weekday's volume with nothing on weekends: the week's average day is 5/7 of it,
-    sized when asked ("weekdays only, so average it over the full week"), said if not."""
+    """A weekday's volume with nothing on weekends: the week's average day, 5/7 of it, as
+    every volume is sized by its average day; a weekday when that is asked for."""
     value = float(reading.values[name])
     average = value * 5 / 7
-    if _OVER_THE_WEEK.search(reading.text):
-        reading.values[name] = average
-        reading.understood.append(
-            f"{compact(average)} {UNITS[name]}: the week's average day, 5/7 of {compact(value)} "
-            "(weekdays only)"
-        )
+    if "week" in reading.sources.get(name, "").lower():
+        return  # "… × 5 school days a week": the week's average already
+    if _A_WEEKDAY_ASKED.search(reading.text):
+        reading.assume(f"{compact(value)} {UNITS[name]} sized as a weekday, as asked")
         return
-    reading.assume(
-        f"{compact(value)} {UNITS[name]} sized as a weekday (weekdays only); the week's "
-        f"average day is {compact(average)}: say 'average it over the week' for that"
+    reading.values[name] = average
+    reading.understood.append(
+        f"{compact(average)} {UNITS[name]}: the week's average day, 5/7 of {compact(value)} "
+        "(weekdays only)"
     )
+    ratio = reading.values.get("peak_to_average")
+    ran = [a for a in reading.assumed if a.startswith("peak ") and " of 24 hours" in a]
+    if isinstance(ratio, float) and ran:  # the window's peak, over the week's average day
+        reading.values["peak_to_average"] = ratio * 7 / 5
+        reading.assumed[:] = [a for a in reading.assumed if a not in ran]
+        reading.assume(
+            f"peak {ratio * 7 / 5:.3g}x the week's average: {ran[0].split(': ', 1)[-1]}, "
+            "on weekdays only"
+        )
+    if not _OVER_THE_WEEK.search(reading.text):
+        reading.assume(
+            f"weekdays only: sized for the week's average day, {compact(average)}; say 'size "
+            f"for a weekday' for {compact(value)}"
+        )
 
 
 _DAY_OF_WEEK = re.compile(
@@ -394,7 +408,8 @@ def _share(found: re.Match[str]) -> float:
 
 
 _ACTIVE_HOURS = re.compile(
-    r"\b(?:during|over|in|for|across|inside|within)\s+(?:our|a|the|their)?\s*(?P<n>\d{1,2})[\s-]*"
+    r"\b(?:during\s+an|(?:during|over|in|for|across|inside|within)\s+(?:our|a|the|their)?)\s*"
+    r"(?P<n>\d{1,2})[\s-]*"
     r"(?:(?:busy|working|business|active|office)\s+)?(?:hours?|hrs?|h)\b(?:\s+(?:[a-z]+\s+)?(?:window|day|shift|business\s+day|working\s+day))?"
     r"|\b(?P<n2>\d{1,2})\s*(?:(?:busy|working|business|active|office)\s+)?(?:hours|hrs|h)"
     r"(?:\s+(?:a|per|each)\s+|\s*/\s*)(?:day|night)\b",  # "10 hours a day", "(10 h/day)"
@@ -402,7 +417,8 @@ _ACTIVE_HOURS = re.compile(
 )
 _H_HINT = re.compile(r"\d[\s-]*(?:(?:busy|working|business|active|office)\s+)?(?:hours?|hrs?|h)\b")
 _SUB_DAILY = re.compile(
-    r"/\s*(?:s|sec|second|min|minute|h|hr|hour)\b|per\s+(?:second|minute|hour)\b|\b(?:rps|qps|rpm)\b"
+    r"/\s*(?:s|sec|second|min|minute|h|hr|hour)\b|per\s+(?:(?:working|business|office)\s+)?"
+    r"(?:second|minute|hour)\b|\b(?:rps|qps|rpm)\b"
     r"|\ban?\s+(?:second|minute|hour)\b",
     re.IGNORECASE,
 )
@@ -416,7 +432,8 @@ _CLOCK = re.compile(
 )
 """A span of the clock a rate runs in: "during business hours (9am-5pm)", "9:00–17:00"."""
 _CLOCK_CUE = re.compile(
-    r"[\s,;:(-]*(?:during|between|from|within|only|(?:business|office|working)\s+hours)",
+    r"[\s,;:(-]*(?:(?:flat|steady|constant|evenly)\s+)?"
+    r"(?:during|between|from|within|only|(?:business|office|working)\s+hours)",
     re.IGNORECASE,
 )
 _PEAK_BEFORE = re.compile(r"\b(?:peak|peaks|busiest|spikes?|burst)\b", re.IGNORECASE)
@@ -432,13 +449,17 @@ def _clock_window(reading: Reading, name: str) -> tuple[re.Match[str], int] | No
     end = at + len(said)
     found = _CLOCK.search(reading.text, end, end + 60)
     if found is None or not _CLOCK_CUE.match(reading.text, end, found.end()):
-        found = _span_before(reading.text, at) if _THOSE_HOURS.match(reading.text, end) else None
+        those = _THOSE_HOURS.match(reading.text, end) or _WORKING_HOUR.search(said)
+        found = _span_before(reading.text, at) if those else None
     if found is None:
         return None
     hours = _clock_hours(found)
     return (found, hours) if hours is not None else None
 
 
+_WORKING_HOUR = re.compile(r"\bper\s+(?:working|business|office|open)\s+hour\b", re.I)
+"""A rate said per working hour runs the span said before it: "9 to 5 …, 21k requests per
+working hour"."""
 _THOSE_HOURS = re.compile(
     r"\s*(?:during|in|over|within|for)\s+(?:those|these|that|this|the\s+same)\s+"
     r"(?:hours|window|span|time|period)\b"
@@ -465,7 +486,9 @@ def _clock_hours(found: re.Match[str]) -> int | None:
         start += 12
     hours = stop - start
     if hours < 0 and (found["ap"] or "").lower() == "pm" and (found["bp"] or "").lower() == "am":
-        hours += 24  # "10pm-4am": over midnight; "9-5" stays 9 to 5, not 20 hours
+        hours += 24  # "10pm-4am": over midnight, not 20 hours
+    elif hours < 0 and not (found["ap"] or found["bp"]) and stop < 12:
+        hours += 12  # "9 to 5": office hours, 8 of them
     return hours if 1 <= hours < 24 and stop <= 24 else None
 
 
@@ -861,8 +884,6 @@ def window_share(reading: Reading) -> None:
     if found is None:
         return
     hours = 24 - int(found["a"]) % 12 - 12 if found["mid"] else _clock_hours(found)
-    if hours is None and not (found["ap"] or found["bp"]) and int(found["a"]) > int(found["b"]):
-        hours = int(found["b"]) + 12 - int(found["a"])  # "business hours (9 to 5)": 8 hours
     if hours is None or not 0 < hours < 24:
         return  # "6pm to midnight": six hours; an afternoon start is said in pm
     share = 100.0 if found["all"] else float(found["pct"])

@@ -494,15 +494,15 @@ def test_hours_said_as_a_factor_turn_a_rate_per_hour_into_a_day(catalog: Catalog
     assert got["requests_per_day"] == 500 * 12 * 6
 
 
-def test_a_weekday_volume_with_nothing_on_weekends_averages_over_the_week_when_asked(
+def test_a_weekday_volume_with_nothing_on_weekends_is_sized_by_the_weeks_average_day(
     catalog: Catalog,
 ) -> None:
-    asked = parse("Qwen3-32B, 700k req/day, weekdays only, so average it over the full week. "
-                  "800 in, 200 out", catalog)
     told = parse("Qwen3-32B, 700k req/day, weekdays only. 800 in, 200 out", catalog)
-    assert asked.fields["requests_per_day"] == pytest.approx(500_000)
-    assert told.fields["requests_per_day"] == 700_000
-    assert any("500k" in a for a in told.assumed)
+    weekday = parse("Qwen3-32B, 700k req/day, weekdays only; size for a weekday. 800 in, 200 out",
+                    catalog)
+    assert told.fields["requests_per_day"] == pytest.approx(500_000)
+    assert any("size for a weekday" in a for a in told.assumed)
+    assert weekday.fields["requests_per_day"] == 700_000
 
 
 def test_a_rate_per_hour_over_hours_said_per_day_with_a_slash_runs_those_hours(
@@ -659,3 +659,27 @@ def test_the_busiest_minute_of_the_day_is_a_peak_minute_not_a_day(catalog: Catal
     got = parse("busiest minute of the day is ~2,400 requests; the daily average rate is about "
                 "a third of that. Qwen3-32B, 1k in / 200 out", catalog).fields
     assert got["requests_per_day"] == 800 * 1440 and got["peak_to_average"] == 3.0
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "~30 rps flat from 9 to 5, weekdays only, basically nothing nights and weekends",
+        "weekdays only, 9 to 5 (8 hrs), about 108,000 requests per working hour and nothing "
+        "nights/weekends",
+    ],
+)
+def test_office_hours_on_weekdays_only_average_over_the_week_with_their_peak(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"Kimi K2, {said}. 2k in / 300 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(30 * 3600 * 8 * 5 / 7)
+    assert got["peak_to_average"] == pytest.approx(4.2)
+
+
+def test_a_rate_in_that_window_of_an_n_hour_business_day_runs_those_hours(
+    catalog: Catalog,
+) -> None:
+    got = parse("The HR assistant is only used during an 8-hour business day: ~6,000 requests "
+                "per hour in that window, basically zero outside it. Qwen3-32B", catalog).fields
+    assert got["requests_per_day"] == 48_000 and got["peak_to_average"] == 3.0
