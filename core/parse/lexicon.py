@@ -138,7 +138,8 @@ _FOREIGN: dict[str, str] = {
     "は で の を が に と も へ です ます から まで 的 是 在 "
     "doit être inférieur inférieure supérieur supérieure moins "
     "pianificato pianificata previsto prevista planificado planificada planejado planejada "
-    "geplant geplante prévu prévue al menos até hasta entro esperada esperado rechnen wir",
+    "geplant geplante prévu prévue al menos até hasta entro esperada esperado rechnen wir "
+    "d'environ d’environ est",
 }
 """German, French and Spanish words for the same terminals: the sales team's customers
 write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""
@@ -376,6 +377,11 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("peak", "time"): "PEAK",
     ("peak", "factor"): "P2A",
     ("peak", "ratio"): "P2A",
+    ("pic", "/", "moyenne"): "P2A",  # "le ratio pic/moyenne est d'environ 3"
+    ("pico", "/", "media"): "P2A",
+    ("pico", "/", "média"): "P2A",
+    ("picco", "/", "media"): "P2A",
+    ("spitze", "/", "durchschnitt"): "P2A",
     ("peak", "multiplier"): "P2A",
     ("daily", "total"): "AVG",
     ("whole", "day"): "AVG",  # "the whole day comes to about 480k": the day's volume

@@ -80,7 +80,8 @@ _PEOPLE = frozenset(
 )
 """Populations that send requests themselves: a count of them alone is asked about."""
 _EACH_BEFORE = re.compile(
-    r"(?:\bhar\s+[a-z]+\s+(?:mein|me|main|ke\s+paas)"  # Hindi "har branch mein": in each
+    r"(?:\bhar\s+[a-z]+(?:\s+[a-z]+)?\s+(?:mein|me|main|ke\s+paas)"  # Hindi: "in each"
+    r"|\beach\s+in"  # "50k descriptions a day, each in 4 languages"
     r"|\beach(?:\s+one|\s+[a-z]+(?=\s+is\b))?|\bevery\s+[a-z]+(?=\s+is\b)"
     r"|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
     r"|\b(?:an?|each|every)\s+[a-z]+\s+(?:fans\s+out\s+(?:in)?to|spawns|kicks\s+off|triggers|makes"

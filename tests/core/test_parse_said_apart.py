@@ -683,3 +683,22 @@ def test_a_rate_in_that_window_of_an_n_hour_business_day_runs_those_hours(
     got = parse("The HR assistant is only used during an 8-hour business day: ~6,000 requests "
                 "per hour in that window, basically zero outside it. Qwen3-32B", catalog).fields
     assert got["requests_per_day"] == 48_000 and got["peak_to_average"] == 3.0
+
+
+def test_a_french_peak_rate_with_its_pic_moyenne_ratio_is_divided(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B sur L40S, environ 30 000 requêtes par heure en pointe, le ratio "
+                "pic/moyenne est d'environ 2. Entrée 800 tokens, sortie 150.", catalog).fields
+    assert got["requests_per_day"] == 15_000 * 24 and got["peak_to_average"] == 2.0
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "40k product descriptions a day, each in 3 languages, one call per language",
+        "4,00,000 registered users hain, roughly 10% daily use karte hain, aur har user din "
+        "mein 3 sawaal puchta hai",
+    ],
+)
+def test_each_in_and_hindi_each_are_counts_per_member(catalog: Catalog, said: str) -> None:
+    got = parse(f"Llama 3.1 8B: {said}. 700 in, 200 out", catalog).fields
+    assert got["requests_per_day"] == 120_000
