@@ -93,7 +93,9 @@ _AT_LIST_AFTER = re.compile(
 _SET_ASIDE = re.compile(
     r"^[^.;!?\n]{0,60}?\b(?:ignore|don'?t\s+(?:bake|apply|include|factor)|do\s+not\s+(?:bake|apply"
     r"|include|factor)|not\s+(?:baked|applied|included)|leave\s+(?:it|that|the\s+discount)\s+out"
-    r"|quote\s+(?:at\s+)?list|next\s+year|for\s+later)\b",
+    r"|quote\s+(?:at\s+)?list|next\s+year|for\s+later"
+    r"|(?:they|customer|client)\s+(?:passed|declined|said\s+no|turned\s+(?:it\s+)?down|rejected"
+    r"|didn'?t\s+(?:take|want)\s+(?:it|that))|not\s+interested)\b",
     re.IGNORECASE,
 )
 """A discount said, then set aside: "15% off if they prepay but DON'T bake the discount in"."""

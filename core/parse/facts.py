@@ -262,6 +262,9 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
             r.assume(f"'{said}' read as output tokens, as the words before it say")
             _tokens(r, m, value, unit, said, "output")
             return
+        if _SPEND_BEFORE.search(clause[-30:]):
+            r.ambiguous(f"'{said}': a budget or a bill, not a volume; not used")
+            return  # "budget is 60k/mo all in": money a month, no requests
         before = [k for k in ("output_tokens_per_day", "requests_per_day") if k in r.values]
         alike = bool(before) and _same_time(r.sources.get(before[0]), said)
         if len(before) == 1 and (value >= ELLIPTIC_MIN or alike):  # "150M out/day … 400M/day"
@@ -285,6 +288,10 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
     _tokens(r, m, value, unit, said, direction)
 
 
+_SPEND_BEFORE = re.compile(
+    r"\b(?:budget|bill|spend|spending|invoice|cost|costs|paying|pay)\b[^.;\n\d]{0,15}$",
+    re.IGNORECASE,
+)
 _TIME_SAID = re.compile(r"(?:/|\bper\s+|\ba\s+)\s*(?P<t>[a-z]+)\s*$", re.IGNORECASE)
 
 

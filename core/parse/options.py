@@ -133,8 +133,16 @@ _ROLE_BEFORE = (
         "ours",
         re.compile(
             r"\b(?:we|i)\s+(?:quoted|offered|pitched)\b[^$\n.;]{0,12}$|\bours\s*:[^$\n;]{0,30}$"
-            r"|\b(?:vs\.?|versus|against)\s+our\s*$",
+            r"|\b(?:vs\.?|versus|against)\s+our\s*$"
+            r"|\bour\s+(?:list|price|rate|quote|number|book\s+price)\s*(?:is|was|of|at|:|=)?\s*$",
             re.I,
+        ),
+    ),
+    (
+        "competitor",
+        re.compile(  # "CoreWeave quoted Bramble $3.05/hr": another vendor's quote, by name
+            r"\b(?!We\b|I\b)[A-Z][A-Za-z0-9]+\s+(?:quoted|offered|pitched)\s+"
+            r"(?:[A-Z][A-Za-z0-9]+|them|the\s+customer)\s*(?:at\s*)?$"
         ),
     ),
     (

@@ -1805,3 +1805,24 @@ def test_several_workloads_bare_daily_rates_are_summed(catalog: Catalog) -> None
                   "~1k in / 200 out", catalog)
     assert listed.fields["requests_per_day"] == 550_000
     assert mixed.fields["requests_per_day"] == 200_000
+
+
+def test_a_vendor_quoting_the_customer_by_name_is_a_competitor_and_our_list_is_ours(
+    catalog: Catalog,
+) -> None:
+    got = parse("Lambda quoted Fenwick $3.40/hr for H200. Our list is $3.00 and they've accepted "
+                "the 10% discount that comes with a 12-month commit. Qwen3-32B, 40k req/hr, "
+                "1k in / 300 out", catalog).fields
+    assert got["price_per_gpu_hour"] == pytest.approx(2.70)
+
+
+def test_a_discount_the_customer_passed_on_is_not_taken(catalog: Catalog) -> None:
+    got = parse("gpt-oss-20b, 2.1M req/wk, 400 in 200 out, H20. list $1.40/gpu/hr, offered 10% "
+                "off for prepay, they passed", catalog).fields
+    assert got["price_per_gpu_hour"] == 1.40
+
+
+def test_a_monthly_budget_said_bare_is_no_volume(catalog: Catalog) -> None:
+    got = parse("DeepSeek V3 peaks ~35 rps, p2a 2.5, 1.2k in / 300 out on H100s. budget is "
+                "60k/mo all in", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(14 * 86400)
