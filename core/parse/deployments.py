@@ -204,3 +204,28 @@ _SUCH_NODES = re.compile(
     r"(?:such|of\s+(?:those|these|them))\s+(?:nodes|boxes|servers|machines)\b",
     re.IGNORECASE,
 )
+
+
+_ONE_OF_TWO = re.compile(
+    r"\b(?:batch|concurrency|bs)\s+(?P<a>\d{1,4})\s+(?:vs\.?|versus|or)\s+(?P<b>\d{1,4})\b"
+    r"[^.;!?\n\d]{0,20}?(?:[—–:-]|,)?\s*(?:run|go\s+with|use|pick|take|settled\s+on)\s+"
+    r"(?:batch\s+)?(?P<c>\d{1,4})\b",
+    re.IGNORECASE,
+)
+"""Two batch sizes weighed and one chosen: "back and forth on batch 32 vs 64 — run 64"."""
+
+
+def chosen_batch(reading: Reading) -> None:
+    """The batch chosen of two weighed, not the first said (see ``_ONE_OF_TWO``)."""
+    weighed = " vs" in reading.lower or " or " in reading.lower
+    if "concurrency" not in reading.values or not weighed:
+        return
+    found = _ONE_OF_TWO.search(reading.text)
+    if found is None or found["c"] not in (found["a"], found["b"]):
+        return
+    chosen = int(found["c"])
+    if reading.values["concurrency"] == chosen:
+        return
+    reading.values["concurrency"] = chosen
+    said = " ".join(found.group().split())
+    reading.understood.append(f"concurrency {chosen}, the one chosen ← '{said}'")

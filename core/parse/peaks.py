@@ -355,6 +355,12 @@ _AT_PEAK = re.compile(
 """A deployment asked for at its peak concurrency, not its average."""
 
 
+_AT_THE_FIGURE = re.compile(
+    r"\b(?:size|price|quote|run|set)\s+(?:it|the\s+box|the\s+deployment|this|them)\s+"
+    r"(?:at|for)\s+the\s+(?P<n>\d{1,5})\b",
+    re.IGNORECASE,
+)
+"""A deployment asked for at a figure said before: "size the box at the 300"."""
 _SAME_RATIO = re.compile(
     r"\bsame\s+(?:peak[\s-]*to[\s-]*(?:average|avg|mean)|peak|ratio|p2a|shape)", re.IGNORECASE
 )
@@ -383,7 +389,10 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
             return  # "42,000 tok/s … peak-to-mean 1.8": a ratio beside it, not its average
         if peak <= mean * 1.01:
             return  # "90k/day (… the 3.75k/hr average)": one volume said twice, no peak
-        if name == "concurrency" and _AT_PEAK.search(reading.text):
+        at_the = _AT_THE_FIGURE.search(reading.text) if name == "concurrency" else None
+        if at_the is not None and int(at_the["n"]) != round(peak):
+            at_the = None  # "size the box at the 300": the peak's own figure, said again
+        if name == "concurrency" and (_AT_PEAK.search(reading.text) or at_the):
             reading.values[name] = round(peak)  # "fixed at the peak: … 120 concurrent"
             reading.understood.append(f"concurrency {round(peak)}, the peak, as asked")
             return

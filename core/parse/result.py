@@ -25,6 +25,7 @@ from core.parse.cjk import spelled_out
 from core.parse.counts import calls_added, counts_first
 from core.parse.dates import dates
 from core.parse.deployments import (
+    chosen_batch,
     concurrency_of_members,
     concurrency_per_gpu,
     concurrency_per_node,
@@ -169,6 +170,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     concurrency_per_node(reading)
     concurrency_of_members(reading)
     concurrency_per_gpu(reading)
+    chosen_batch(reading)
     taken(reading)
     deal_price(reading)
     unread_additions(reading, tokens.counts)

@@ -702,3 +702,13 @@ def test_a_french_peak_rate_with_its_pic_moyenne_ratio_is_divided(catalog: Catal
 def test_each_in_and_hindi_each_are_counts_per_member(catalog: Catalog, said: str) -> None:
     got = parse(f"Llama 3.1 8B: {said}. 700 in, 200 out", catalog).fields
     assert got["requests_per_day"] == 120_000
+
+
+def test_the_batch_chosen_of_two_weighed_and_the_box_sized_at_the_peak_said(
+    catalog: Catalog,
+) -> None:
+    chosen = parse("8x MI300X, Llama 3.1 70B BF16. Back and forth on batch 48 vs 96 — run 96. "
+                   "$1.75/GPU-hr, 12 months", catalog).fields
+    peak = parse("8x H200, gpt-oss-120b MXFP4. Concurrency runs ~100 on average but hits 250 at "
+                 "peak — size the box at the 250. $2.70/GPU-hr, 12mo.", catalog).fields
+    assert (chosen["concurrency"], peak["concurrency"]) == (96, 250)
