@@ -40,7 +40,7 @@ from core.parse.later import later
 from core.parse.leftovers import unread_additions
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
-from core.parse.numbers import compact
+from core.parse.numbers import compact, count
 from core.parse.options import RIVAL_WORDS, deal_price, taken
 from core.parse.peaks import peak_restated
 from core.parse.plausible import implausible
@@ -581,6 +581,12 @@ PRICE_SPREAD = 3.0
 """A lease price more than this many times a GPU's list price is not a per-GPU price."""
 
 
+_NODES_SAID = re.compile(
+    r"\b(?P<n>\d{1,3}|two|three|four|five|six|eight|ten)\s+(?:nodes|boxes|servers|systems)\b",
+    re.IGNORECASE,
+)
+
+
 def node_price(fields: dict[str, Any], reading: Reading, catalog: Catalog) -> list[str]:
     """A node's price per GPU-hour: the node's GPUs are the count said with it ("an 8x
     H100 box"), else the GPU's NVLink domain (a node of 8)."""
@@ -591,6 +597,10 @@ def node_price(fields: dict[str, Any], reading: Reading, catalog: Catalog) -> li
     if not ids:
         return [f"'{reading.price_said}' is a node's price: say the GPU to read it per GPU"]
     nodes = reading.gpu_nodes[0] if reading.gpu_nodes else 0
+    if not nodes and reading.gpu_count and (said := _NODES_SAID.search(reading.text)):
+        nodes = int(count(said["n"]) or 0)  # "2 nodes b300 (16 gpus), $46/hr per node"
+        if not nodes or reading.gpu_count % nodes:
+            nodes = 0
     per_node = (
         reading.node_gpus
         or (reading.gpu_count // nodes if reading.gpu_count and nodes else None)

@@ -1826,3 +1826,11 @@ def test_a_monthly_budget_said_bare_is_no_volume(catalog: Catalog) -> None:
     got = parse("DeepSeek V3 peaks ~35 rps, p2a 2.5, 1.2k in / 300 out on H100s. budget is "
                 "60k/mo all in", catalog).fields
     assert got["requests_per_day"] == pytest.approx(14 * 86400)
+
+
+def test_a_node_price_is_split_over_one_nodes_gpus_when_nodes_are_counted(
+    catalog: Catalog,
+) -> None:
+    got = parse("pricing: 2 nodes h200 (16 gpus) running Qwen3-32B, batch 64, $28/hr per node, "
+                "12 mo", catalog).fields
+    assert got["gpus"] == 16 and got["price_per_gpu_hour"] == 3.5
