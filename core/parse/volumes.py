@@ -294,9 +294,14 @@ def weekdays_and_weekends(reading: Reading) -> None:
         if name in reading.values and len(said) <= 1 and _WEEKDAYS_ONLY.search(reading.text):
             _weekdays_only(reading, name)
             return
-        if len(said) != 2 or days != ["weekday", "weekend"]:
+        figures = [float(v) for v, _ in said]
+        part = _WEEKEND_PART.search(reading.text) if days == ["weekday"] else None
+        if part is not None:  # "Weekdays ~7M req/day, weekends about half that"
+            share = _PART_SHARES.get((part["part"] or "").lower()) or float(part["pct"] or 0) / 100
+            figures, days = [figures[0], figures[0] * share], ["weekday", "weekend"]
+        if len(figures) != 2 or days != ["weekday", "weekend"]:
             continue
-        (a, _), (b, _) = said
+        a, b = figures
         if _A_WEEKDAY_ASKED.search(reading.text):
             value, how = a, "a weekday, as asked"
         else:
@@ -352,6 +357,12 @@ def _weekdays_only(reading: Reading, name: str) -> None:
         )
 
 
+_WEEKEND_PART = re.compile(
+    r"\bweekends?\s+(?:are\s+|is\s+|run\s+|see\s+|do\s+)?(?:about\s+|around\s+|roughly\s+|~\s*)?"
+    r"(?:(?P<part>half|a\s+third|a\s+quarter)|(?P<pct>\d{1,2})\s*%)\s+(?:of\s+)?(?:that|this|it)\b",
+    re.IGNORECASE,
+)
+_PART_SHARES = {"half": 0.5, "a third": 1 / 3, "a quarter": 0.25}
 _DAY_OF_WEEK = re.compile(
     r"\b(?:(?P<weekday>week\s?days?|mon(?:day)?\s*[-–]\s*fri(?:day)?)"
     r"|(?P<weekend>week\s?ends?|sat(?:urday)?\s*[-–/&]\s*sun(?:day)?))\b[^\d.;!?]{0,20}$",

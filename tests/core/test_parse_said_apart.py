@@ -712,3 +712,11 @@ def test_the_batch_chosen_of_two_weighed_and_the_box_sized_at_the_peak_said(
     peak = parse("8x H200, gpt-oss-120b MXFP4. Concurrency runs ~100 on average but hits 250 at "
                  "peak — size the box at the 250. $2.70/GPU-hr, 12mo.", catalog).fields
     assert (chosen["concurrency"], peak["concurrency"]) == (96, 250)
+
+
+def test_weekends_said_as_a_part_of_the_weekday_make_the_weeks_average_day(
+    catalog: Catalog,
+) -> None:
+    got = parse("gpt-oss-120b on GB200. Weekdays ~1.4M req/day, weekends about half that. "
+                "1.2k in, 500 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx((5 * 1.4e6 + 2 * 0.7e6) / 7)
