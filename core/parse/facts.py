@@ -541,7 +541,11 @@ def _concurrency(r: Reading, m: Match, toks: list[Tok]) -> None:
         )
 
 
-_NOW = re.compile(r"\b(?:currently|today|right\s+now|at\s+the\s+moment|at\s+present)\b", re.I)
+_NOW = re.compile(
+    r"\b(?:currently|today|right\s+now|at\s+the\s+moment|at\s+present|hoy|hoje|heute|oggi"
+    r"|aujourd'hui|actualmente|atualmente|aktuell|attualmente)\b",
+    re.I,
+)
 """Said of the figure only close by: "TTFT today is 900 ms", not "2nd customer today … 80 tok/s"."""
 _PER_GPU = re.compile(r"\s*(?:per|/|a|each)\s*(?:gpu|card|accelerator)\b", re.IGNORECASE)
 _SEEN = re.compile(
@@ -701,6 +705,16 @@ def _term(r: Reading, m: Match, toks: list[Tok]) -> None:
             r.assume(f"'{r.said(m)}' read as the TTFT target: the message speaks of TTFT")
             _target(r, m, "max_ttft_s", seconds, f"TTFT under {seconds:g} s")
             return
+        wanted_lower = unit == "millisecond" and _LOWER_TO.search(
+            context.before(r.text, m.toks[0].start)[-30:]
+        )
+        if wanted_lower and "min_per_user_tokens_per_s" not in r.values and _TPOT_NAMED.search(
+            r.text
+        ):  # "Hoy tienen un TPOT de 35 ms y lo quieren bajar a 12,5 ms"
+            speed = 1000 / value
+            r.assume(f"'{r.said(m)}' read as the TPOT target: the message speaks of TPOT")
+            r.put("min_per_user_tokens_per_s", speed, f"at least {speed:g} tokens/s per user")
+            return
         if latency:
             r.ambiguous(f"'{r.said(m)}': not read; for a latency target say 'TTFT under 1.5 s'")
         elif _has(m.toks, "TERM"):
@@ -814,6 +828,14 @@ _NOW_THEN_TARGET = re.compile(
     re.IGNORECASE,
 )
 """A speed seen now, then its target as a bare figure: "~60 tok/s per user now, target 100"."""
+_TPOT_NAMED = re.compile(r"\b(?:tpot|itl|inter[\s-]token\s+latency)\b", re.IGNORECASE)
+_LOWER_TO = re.compile(
+    r"\b(?:bring\s+(?:it\s+)?down|get\s+(?:it\s+)?down|lower|reduce|cut|bajar|reducir|baixar"
+    r"|reduzir|senken|abaisser|ridurre|abbassare)\b[^.;!?\n\d]{0,12}\b(?:to|a|auf|à)\s*$",
+    re.IGNORECASE,
+)
+"""Words before a time that make it what a latency is to be brought down to: "quieren bajar
+a 12,5 ms"."""
 _TTFT_NAMED = re.compile(r"\b(?:ttft|time\s+to\s+first\s+token|first\s+token)\b", re.IGNORECASE)
 _TTFT_MAX_S = 30.0
 """A latency said apart from its name, in a message that names TTFT, is its target when no

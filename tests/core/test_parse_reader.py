@@ -1834,3 +1834,12 @@ def test_a_node_price_is_split_over_one_nodes_gpus_when_nodes_are_counted(
     got = parse("pricing: 2 nodes h200 (16 gpus) running Qwen3-32B, batch 64, $28/hr per node, "
                 "12 mo", catalog).fields
     assert got["gpus"] == 16 and got["price_per_gpu_hour"] == 3.5
+
+
+def test_todays_latency_abroad_and_the_tpot_they_want_to_bring_it_down_to(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("El cliente quiere Qwen3-32B en H200, 300k peticiones al día. Hoy tienen un "
+                   "TPOT de 40 ms y lo quieren bajar a 20 ms.", catalog)
+    assert parsed.fields["min_per_user_tokens_per_s"] == 50.0
+    assert any("what they see today" in a for a in parsed.ambiguities)
