@@ -61,6 +61,8 @@ _WORDS: dict[str, str] = {
     "峰值": "peak",
     "平均": "average",
     "倍率": "ratio",  # "ピーク倍率": the peak's ratio
+    "思考": "reasoning",  # "思考 tokens 每次约 3k": thinking tokens a request
+    "推理": "reasoning",
     "个": " ",  # a counter between a figure and its noun: "120 个请求"
     "倍": "x",
     "同時": "concurrent",

@@ -16,6 +16,8 @@ from core.parse.terminals import Tok
 _DIRECTION_WORDS = frozenset({"OUT", "IN", "REASON"})
 _THINKING_ABOUT = frozenset({"a", "an", "about", "of", "we", "maybe", "that", "to", "the"})
 """After these, "thinking" is what the writer does, not the model's reasoning."""
+_THINKERS = frozenset({"i", "we", "they", "you", "he", "she", "customer", "client", "team"})
+"""Before "think", someone reckoning, not the model's thinking tokens."""
 _ASKED = frozenset({"questions", "prompts"})
 """Lengths before a number ("prompts 300"), but counted by the time ("4k questions a day")."""
 _LENGTH_NOUNS = frozenset({"completions", "completion"})
@@ -146,6 +148,12 @@ def combine(lex: list[Tok]) -> list[Tok]:
             and i + 1 < n
             and lex[i + 1].text.lower() in _THINKING_ABOUT
         ):  # "thinking an 18-month lease": the verb
+            out.append(Tok(BREAK, t.text, None, t.start, t.end))
+            i += 1
+            continue
+        if kind == "REASON" and t.text.lower() in ("think", "thinks") and i and (
+            lex[i - 1].text.lower() in _THINKERS
+        ):  # "They think ~24 concurrent users": what someone reckons, no reasoning
             out.append(Tok(BREAK, t.text, None, t.start, t.end))
             i += 1
             continue

@@ -39,7 +39,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "OUTS": ("", "out back"),
     "IN": ("", "input inputs prompt prompts prefill isl question questions"),
     "INS": ("", "in"),
-    "REASON": ("", "reasoning thinking thought thinks"),
+    "REASON": ("", "reasoning thinking thought thinks think"),
     "CONTEXT": ("", "context ctx"),
     "PEAK": (
         "",

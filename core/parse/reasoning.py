@@ -103,3 +103,36 @@ def split_reasoning(reading: Reading) -> None:
         f"{thinking:,} reasoning + {visible:,} visible output tokens per request: "
         f"'{said}' of {round(total):,} generated"
     )
+
+
+_TIMES_THE_OUTPUT = re.compile(
+    r"\b(?:thinking|reasoning|think(?:ing)?\s+tokens?)\s+(?:is|runs|averages)\s+(?:about\s+|around\s+"
+    r"|roughly\s+|~\s*)?(?P<x>\d+(?:\.\d+)?)\s*x\s+the\s+(?:answer|output|visible\s+output)"
+    r"(?:\s+length)?\b"
+    r"|\bburns\s+(?:about\s+|around\s+|roughly\s+|~\s*)?(?P<y>\d+(?:\.\d+)?)\s*x\s+the\s+"
+    r"(?:answer|output)\s+in\s+(?:thinking|reasoning)\b",
+    re.IGNORECASE,
+)
+"""Reasoning said as a multiple of the visible output: "thinking is about 2x the answer
+length", "it burns roughly 3x the output in thinking"."""
+
+
+def reasoning_multiple(reading: Reading) -> None:
+    """Reasoning tokens said as a multiple of the output said (see ``_TIMES_THE_OUTPUT``)."""
+    output = reading.values.get("output_tokens")
+    if "reasoning_tokens" in reading.values or not isinstance(output, int | float):
+        return
+    found = _TIMES_THE_OUTPUT.search(reading.text) if "x the" in reading.lower else None
+    if found is None:
+        return
+    times = float(found["x"] or found["y"])
+    if not 0 < times <= 50:
+        return
+    reasoning = round(output * times)
+    said = " ".join(found.group().split())
+    reading.put(
+        "reasoning_tokens",
+        reasoning,
+        f"{reasoning:,} reasoning tokens per request: {times:g}x the {output:,} output",
+        said,
+    )

@@ -1843,3 +1843,24 @@ def test_todays_latency_abroad_and_the_tpot_they_want_to_bring_it_down_to(
                    "TPOT de 40 ms y lo quieren bajar a 20 ms.", catalog)
     assert parsed.fields["min_per_user_tokens_per_s"] == 50.0
     assert any("what they see today" in a for a in parsed.ambiguities)
+
+
+@pytest.mark.parametrize(
+    ("said", "reasoning"),
+    [
+        ("answers ~400 and thinking is about 2x the answer length", 800),
+        ("~400 out, and it burns roughly 3x the output in thinking", 1200),
+        ("~1.2k think toks + 400 visible out", 1200),
+    ],
+)
+def test_reasoning_said_as_think_or_a_multiple_of_the_output(
+    catalog: Catalog, said: str, reasoning: int
+) -> None:
+    got = parse(f"DeepSeek R1 on B200, 50k req/day, 2k in, {said}", catalog).fields
+    assert (got["reasoning_tokens"], got["output_tokens"]) == (reasoning, 400)
+
+
+def test_someone_thinking_a_figure_is_no_reasoning(catalog: Catalog) -> None:
+    got = parse("MiniMax M2.5 on 8x MI325X at $2.75/GPU-h. They think ~24 concurrent users. "
+                "36 mo.", catalog).fields
+    assert got["concurrency"] == 24 and "reasoning_tokens" not in got
