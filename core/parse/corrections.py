@@ -21,7 +21,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.lexicon import BREAK
-from core.parse.numbers import dollars_and_cents
+from core.parse.numbers import amount, dollars_and_cents
 
 if TYPE_CHECKING:
     from core.parse.tokens import Tok
@@ -402,6 +402,25 @@ def _scratched(toks: list[Tok], text: str) -> None:
             named = next((k for k in figures if toks[k].start == found.start("fig")), named)
         if named is not None:
             _replace(toks, named, new, text[found.start() : toks[new].end])
+    for found in _SCRATCH_FIGURE.finditer(text):  # "ignore the 6, PM says it's 4 turns"
+        old_value = amount(found["fig"].replace(" ", ""))
+        earlier = [
+            k for k in figures if toks[k].end <= found.start() and toks[k].value == old_value
+        ]
+        new = next((k for k in figures if toks[k].start >= found.end()), None)
+        if not earlier or new is None or toks[new].start - found.end() > 80:
+            continue
+        if _kind(toks[earlier[-1]]) != _kind(toks[new]):
+            continue  # "ignore the 2.25, that was the 12-month rate": no price of 12
+        _replace(toks, earlier[-1], new, text[found.start() : toks[new].end])
+
+
+_SCRATCH_FIGURE = re.compile(
+    r"\b(?:scratch|ignore|drop|forget|disregard)\s+(?:the|that|my)\s+(?P<fig>\d[\d.,]*\s*[kKmMbB]?)"
+    r"\s*[,;—–-]",
+    re.IGNORECASE,
+)
+"""A correction that names the figure it takes back by the figure: "ignore the 6, …"."""
 
 
 def _names(said: str, words: set[str]) -> bool:

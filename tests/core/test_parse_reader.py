@@ -1864,3 +1864,10 @@ def test_someone_thinking_a_figure_is_no_reasoning(catalog: Catalog) -> None:
     got = parse("MiniMax M2.5 on 8x MI325X at $2.75/GPU-h. They think ~24 concurrent users. "
                 "36 mo.", catalog).fields
     assert got["concurrency"] == 24 and "reasoning_tokens" not in got
+
+
+def test_ignore_the_figure_then_the_right_one_corrects_it_in_a_product(catalog: Catalog) -> None:
+    got = parse("Kiosks: 200 stores × 50 sessions a day × 5 turns, ~700 in / 120 out, Llama 3.1 "
+                "8B on L40S.\nignore the 5, PM just told me it's 3 turns per session on average",
+                catalog).fields
+    assert got["requests_per_day"] == 200 * 50 * 3
