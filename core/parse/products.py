@@ -321,6 +321,10 @@ def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
 _ACRONYMS = re.compile(r"[A-Z]{2,}s\b")
 
 
+_KINDS_OF = frozenset({"sales", "operations", "ops", "analytics", "news", "logistics", "claims"})
+"""Words ending in "s" that name a kind of the plural after them, not what is counted."""
+
+
 def _plural_at(nouns: list[str], head: list[str]) -> int | None:
     """Where a population's plural noun is: right after the number ("1,200 agents") or
     after one word naming its kind ("100k agent runs a day"); a plural acronym ("1,400
@@ -328,6 +332,8 @@ def _plural_at(nouns: list[str], head: list[str]) -> int | None:
     for k, noun in enumerate(nouns):
         if _ACRONYMS.match(head[k]):
             return k
+        if noun in _KINDS_OF and k + 1 < len(nouns) and nouns[k + 1].endswith("s"):
+            continue  # "1,800 sales reps": the reps are counted, "sales" says which
         if (noun.endswith("s") and len(noun) >= 4 and noun not in _NOT_COUNTS) or noun == "staff":
             return k
         if noun in _NOT_COUNTS or not noun.isalpha():

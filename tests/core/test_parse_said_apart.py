@@ -720,3 +720,9 @@ def test_weekends_said_as_a_part_of_the_weekday_make_the_weeks_average_day(
     got = parse("gpt-oss-120b on GB200. Weekdays ~1.4M req/day, weekends about half that. "
                 "1.2k in, 500 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx((5 * 1.4e6 + 2 * 0.7e6) / 7)
+
+
+def test_a_kind_word_before_the_plural_counted_is_passed_over(catalog: Catalog) -> None:
+    got = parse("Qwen3-32B for 1,200 sales reps, ~25 calls per rep per day, 1k in / 250 out",
+                catalog).fields
+    assert got["requests_per_day"] == 30_000
