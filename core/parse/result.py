@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from core.catalog import Catalog
 from core.parse import context
 from core.parse.api_prices import both_sides
+from core.parse.bare_rates import shared_rate, unsided_rate
 from core.parse.breakdowns import breakdown, listed
 from core.parse.calls import call_minutes, concurrent_turns
 from core.parse.cjk import spelled_out
@@ -61,9 +62,7 @@ from core.parse.volumes import (
     pages,
     part_of_a_total,
     request_split,
-    shared_rate,
     totals,
-    unsided_rate,
     weekdays_and_weekends,
     window_share,
 )
