@@ -40,6 +40,7 @@ PERIODS = {
     **dict.fromkeys(MONTH_NAMES - {"may", "mar"}, seconds("month") / _DAY_SECONDS),
     **dict.fromkeys(("year", "yr", "yearly", "annually"), seconds("year") / _DAY_SECONDS),
     **dict.fromkeys(("hour", "hr", "hourly"), seconds("hour") / _DAY_SECONDS),
+    **dict.fromkeys(("día", "dia", "giorno"), 1.0),  # "60 consultas al día"
 }
 """Time words a count is said over, in days (a traffic month is 30 days, a year 365)."""
 _DAU = re.compile(
@@ -81,6 +82,8 @@ _PEOPLE = frozenset(
 """Populations that send requests themselves: a count of them alone is asked about."""
 _EACH_BEFORE = re.compile(
     r"(?:\bhar\s+[a-z]+(?:\s+[a-z]+)?\s+(?:mein|me|main|ke\s+paas)"  # Hindi: "in each"
+    r"|\bcada\s+(?:uno|una|um|uma)\s+(?:hace|faz|envía|envia|manda|tiene|tem|con|com)"
+    r"(?:\s+(?:unas|unos|umas|uns|cerca\s+de))?"  # "cada uno hace unas 60 consultas al día"
     r"|\beach\s+in"  # "50k descriptions a day, each in 4 languages"
     r"|\beach(?:\s+one|\s+[a-z]+(?=\s+is\b))?|\bevery\s+[a-z]+(?=\s+is\b)"
     r"|\b(?:the\s+|an?\s+)?(?:average|typical|avg)\s+\w+"
@@ -295,6 +298,8 @@ def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
     if not isinstance(t.value, float) or t.value >= _MAX_COUNT or t.type != "NUM":
         return None
     value = t.value
+    if _DOTTED_THOUSANDS.fullmatch(t.text):
+        value = float(t.text.replace(".", ""))  # "2.500 agentes": no fraction of a population
     dau = before = None
     if daily_users:
         dau = _DAU.match(text, t.end)
@@ -318,6 +323,7 @@ def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
     return Factor(value, words[at], None, period, _said(text, t.start, _segment_end(text, t.end)))
 
 
+_DOTTED_THOUSANDS = re.compile(r"\d{1,3}(?:\.\d{3})+")
 _ACRONYMS = re.compile(r"[A-Z]{2,}s\b")
 
 
@@ -334,6 +340,8 @@ def _plural_at(nouns: list[str], head: list[str]) -> int | None:
             return k
         if noun in _KINDS_OF and k + 1 < len(nouns) and nouns[k + 1].endswith("s"):
             continue  # "1,800 sales reps": the reps are counted, "sales" says which
+        if "token" in noun:
+            return None  # "1,2 Mrd. Output-Tokens": a volume of tokens, no population
         if (noun.endswith("s") and len(noun) >= 4 and noun not in _NOT_COUNTS) or noun == "staff":
             return k
         if noun in _NOT_COUNTS or not noun.isalpha():
@@ -397,7 +405,7 @@ def _factor(text: str, t: Tok) -> Factor | None:
     noun = nouns[0]
     named = False
     for k, w in enumerate(words):
-        if w in ("per", "a", "an", "every", "/") and k + 1 < len(words):
+        if w in ("per", "a", "an", "every", "/", "al", "por", "ao") and k + 1 < len(words):
             what = words[k + 1]
             if what in PERIODS:
                 period = PERIODS[what]

@@ -726,3 +726,21 @@ def test_a_kind_word_before_the_plural_counted_is_passed_over(catalog: Catalog) 
     got = parse("Qwen3-32B for 1,200 sales reps, ~25 calls per rep per day, 1k in / 250 out",
                 catalog).fields
     assert got["requests_per_day"] == 30_000
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Tienen 1.500 agentes, cada uno hace unas 40 consultas al día",
+        "processa uns 30 mil conversas por dia, cada uma com ~2 turnos",
+    ],
+)
+def test_spanish_and_portuguese_members_each_at_a_rate(catalog: Catalog, said: str) -> None:
+    got = parse(f"Qwen3-32B en H200. {said}. Entrada 700 tokens, salida 200.", catalog).fields
+    assert got["requests_per_day"] == 60_000
+
+
+def test_a_volume_of_tokens_is_no_population(catalog: Catalog) -> None:
+    got = parse("der Kunde erzeugt ca. 1,2 Mrd. Output-Tokens pro Tag mit DeepSeek-V3, "
+                "Wachstum ungefähr 5 % pro Monat. B300.", catalog).fields
+    assert got["output_tokens_per_day"] == 1.2e9 and "requests_per_day" not in got
