@@ -19,6 +19,11 @@ _DISCOUNT = re.compile(
     re.IGNORECASE,
 )
 _PRICE_AFTER = re.compile(r"\$\s?\d")
+_OFF_THE_PRICE = re.compile(
+    r"\d{1,2}(?:\.\d+)?\s*%\s+off\s+(?:of\s+)?(?:our|the|their|its)\s+(?:\w+\s+){0,2}?\$",
+    re.IGNORECASE,
+)
+"""A discount said as off the price that follows: "15% off our $3.00 H200 list"."""
 _ALREADY = re.compile(
     r"\b(?:after|net\s+of|including|incl)\s+(?:the\s+|a\s+|our\s+|their\s+)?(?:~\s*)?$",
     re.IGNORECASE,
@@ -57,6 +62,14 @@ def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]
     before = before and _LIST_BEFORE.search(text, max(0, at - 25), at) is not None
     if before:
         found = _DISCOUNT.search(text, max(0, at - 120), at)  # "8% off list — list is $3.80"
+    if found is None and at > 0:
+        off = _OFF_THE_PRICE.search(text, max(0, at - 40), at + 1)
+        after = re.match(r"\s?(\d+(?:\.\d+)?)", text[off.end() :]) if off else None
+        if after is None or float(after.group(1)) != price:
+            off = None  # "$3.40 (15% off the $4.00 list)": the discount of another price
+        if off is not None:  # "signed off on 15% off our $3.00 H200 list": the price's own
+            found, before = _DISCOUNT.search(off.group()), True
+            found = _DISCOUNT.search(text, off.start(), off.end()) if found else None
     if at < 0 or found is None:
         return []
     if _ALREADY.search(text, max(0, found.start() - 30), found.start()):

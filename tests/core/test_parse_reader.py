@@ -1871,3 +1871,12 @@ def test_ignore_the_figure_then_the_right_one_corrects_it_in_a_product(catalog: 
                 "8B on L40S.\nignore the 5, PM just told me it's 3 turns per session on average",
                 catalog).fields
     assert got["requests_per_day"] == 200 * 50 * 3
+
+
+def test_a_discount_said_off_the_price_that_follows_it_is_taken(catalog: Catalog) -> None:
+    agreed = parse("Nimbus signed off on 10% off our $4.00 H200 list for a 12-mo term. Kimi K2, "
+                   "about 100 rps, 1.8k in, 400 out.", catalog).fields
+    net = parse("Kimi K2, 100 rps, 1.8k in, 400 out. H200 at $3.40 (15% off the $4.00 list).",
+                catalog).fields
+    assert agreed["price_per_gpu_hour"] == pytest.approx(3.60)
+    assert net["price_per_gpu_hour"] == pytest.approx(3.40)
