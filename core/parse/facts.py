@@ -101,6 +101,9 @@ class Reading:
     quantities: list[tuple[str, float, Match]] = field(default_factory=list)
     """Volumes and concurrency as read, with their facts: ``core.parse.peaks`` reads
     whether each was said at the peak or on average."""
+    window_hours: int | None = None
+    """The hours a day a rate said per hour runs, when its peak came from them
+    (``core.parse.volumes.over_a_window``)."""
     steady_peaks: dict[str, str] = field(default_factory=dict)
     """Volumes known only at their peak, sized as steady until an average turns up later
     ("the busiest hour is 120k requests", then "a typical day is 1M"): the words said."""

@@ -139,6 +139,7 @@ def share_of_peak(reading: Reading) -> int | None:
         reading.values["peak_to_average"] = 1.0
         reading.understood.append(f"no peak (1x the average) ← '{' '.join(flat.group().split())}'")
         return None
+    back_abroad = False
     found = _SHARE_OF_PEAK.search(text) if "%" in text else None
     hour = _HOUR_SHARE.search(text) if found is None and "%" in text else None
     if hour is not None and 100 / 24 < float(hour["pct"]) < 100:
@@ -165,6 +166,8 @@ def share_of_peak(reading: Reading) -> int | None:
     elif (abroad := _FRACTION_ABROAD.search(text)) is not None:
         found = abroad
         ratio = _ABROAD_PARTS[abroad["part"].split()[-1].lower()]
+        named_peak = abroad.group().lower().endswith(("pico", "picco", "pic", "toppen"))
+        back_abroad = not named_peak  # "la media è circa un terzo.": of the rate before
     else:
         return None
     said = " ".join(found.group().split())
@@ -173,9 +176,7 @@ def share_of_peak(reading: Reading) -> int | None:
     back = found.groupdict().get("back") or found.group().lower().endswith(
         ("that", "this", "it", "disso", "eso", "questo", "det", "davon", "ça", "cela")
     )
-    named_peak = found.group().lower().endswith(("pico", "picco", "pic", "toppen"))
-    if found.re is _FRACTION_ABROAD and not named_peak:
-        back = True  # "Al picco … 3.600 al minuto, la media è circa un terzo.": of that
+    back = back or back_abroad
     return found.start() if back else None
 
 

@@ -340,14 +340,14 @@ def _weekdays_only(reading: Reading, name: str) -> None:
         f"{compact(average)} {UNITS[name]}: the week's average day, 5/7 of {compact(value)} "
         "(weekdays only)"
     )
-    ratio = reading.values.get("peak_to_average")
-    ran = [a for a in reading.assumed if a.startswith("peak ") and " of 24 hours" in a]
-    if isinstance(ratio, float) and ran:  # the window's peak, over the week's average day
+    hours = reading.window_hours
+    if hours is not None:  # the window's peak, over the week's average day
+        ratio = 24 / hours
         reading.values["peak_to_average"] = ratio * 7 / 5
-        reading.assumed[:] = [a for a in reading.assumed if a not in ran]
+        said = f"peak {ratio:.3g}x the day's average: {_runs(hours)}"
+        reading.assumed[:] = [a for a in reading.assumed if a != said]
         reading.assume(
-            f"peak {ratio * 7 / 5:.3g}x the week's average: {ran[0].split(': ', 1)[-1]}, "
-            "on weekdays only"
+            f"peak {ratio * 7 / 5:.3g}x the week's average: {_runs(hours)}, on weekdays only"
         )
     if not _OVER_THE_WEEK.search(reading.text):
         reading.assume(
@@ -434,10 +434,12 @@ _SUB_DAILY = re.compile(
 )
 
 
+_FROM = r"(?P<a>\d{1,2})(?::\d\d)?\s*(?P<ap>am|pm)?\s*(?:-|–|—|to|until|till|and)\s*"
+_TO = r"(?P<b>\d{1,2})(?::\d\d)?\s*(?P<bp>am|pm)?"
+"""A span of the clock's two ends ("9am-5pm", "7 to 11pm"), for the patterns that read one."""
 _CLOCK = re.compile(
     r"\b(?:during|between|from|within)?\s*(?:(?:business|office|working|opening)\s+hours\s*)?"
-    r"\(?\s*(?P<a>\d{1,2})(?::\d\d)?\s*(?P<ap>am|pm)?\s*(?:-|–|—|to|until|till|and)\s*"
-    r"(?P<b>\d{1,2})(?::\d\d)?\s*(?P<bp>am|pm)?\b\)?",
+    rf"\(?\s*{_FROM}{_TO}\b\)?",
     re.IGNORECASE,
 )
 """A span of the clock a rate runs in: "during business hours (9am-5pm)", "9:00–17:00"."""
@@ -486,7 +488,10 @@ def _span_before(text: str, at: int) -> re.Match[str] | None:
 
 
 def _clock_hours(found: re.Match[str]) -> int | None:
-    """The hours from a span's start to its end ("9am-5pm": 8, "08:00–20:00": 12)."""
+    """The hours from a span's start to its end ("9am-5pm": 8, "08:00–20:00": 12, "6pm to
+    midnight": 6)."""
+    if found.groupdict().get("mid"):
+        return 12 - int(found["a"]) % 12  # an evening start, said without its pm
     start, stop = int(found["a"]), int(found["b"])
     if (found["bp"] or "").lower() == "pm" and not found["ap"] and start < stop < 12:
         start += 12  # "7-11pm": both in the evening, 4 hours (not 7am to 11pm)
@@ -585,10 +590,13 @@ def active_hours(reading: Reading) -> None:
         )
         if reading.values.get("peak_to_average") is None:
             reading.values["peak_to_average"] = 24 / hours
-            reading.assume(
-                f"peak {24 / hours:.3g}x the day's average: the rate runs {hours} of 24 hours"
-            )
+            reading.window_hours = hours
+            reading.assume(f"peak {24 / hours:.3g}x the day's average: {_runs(hours)}")
         return
+
+
+def _runs(hours: int) -> str:
+    return f"the rate runs {hours} of 24 hours"
 
 
 _INTO = re.compile(r"[\s,;:(-]*(?:[a-z]+\s+){0,2}?(?:into|in|within|between|from|during)\b", re.I)
@@ -749,6 +757,8 @@ _CHUNK = re.compile(
     re.IGNORECASE,
 )
 """Pages sent in each call: "the pipeline sends 5 pages per extraction call"."""
+_CALLS_SAID = re.compile(r"\b(?:calls?|requests?)\b")
+_PAGES_SAID = re.compile(r"\bpages?\b")
 
 
 def _chunked(reading: Reading, count: float, per_call: float, per_page: float, said: str) -> None:
@@ -765,9 +775,9 @@ def _chunked(reading: Reading, count: float, per_call: float, per_page: float, s
     reading.put("input_tokens", total, note, said)
     source = reading.sources.get("requests_per_day", "")
     value = reading.values.get("requests_per_day")
-    if not isinstance(value, float) or re.search(r"\b(?:calls?|requests?)\b", source):
+    if not isinstance(value, float) or _CALLS_SAID.search(source):
         return
-    if re.search(r"\bpages?\b", source):  # "9,000 files a week × 30 pages each": pages a day
+    if _PAGES_SAID.search(source):  # "9,000 files a week × 30 pages each": pages a day
         reading.values["requests_per_day"] = value / per_call
         reading.understood.append(
             f"{compact(value / per_call)} requests/day: {compact(value)} pages a day, '{said}'"
@@ -780,10 +790,7 @@ def _chunked(reading: Reading, count: float, per_call: float, per_page: float, s
     )
 
 
-_SPAN = (
-    r"(?P<a>\d{1,2})(?::\d\d)?\s*(?P<ap>am|pm)?\s*(?:-|–|—|to|until|till|and)\s*"
-    r"(?:(?P<b>\d{1,2})(?::\d\d)?\s*(?P<bp>am|pm)?|(?P<mid>midnight))"
-)
+_SPAN = rf"{_FROM}(?:{_TO}|(?P<mid>midnight))"
 _DAYS_SHARE = (
     r"(?:(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:the\s+|all\s+(?:the\s+)?)?"
     r"(?:day'?s|daily|total|it\b|that\b|the\s+traffic|the\s+requests|the\s+volume)"
@@ -817,9 +824,9 @@ def window_share(reading: Reading) -> None:
     found = next((m for p in _WINDOW_SHARES if (m := p.search(reading.text))), None)
     if found is None:
         return
-    hours = 24 - int(found["a"]) % 12 - 12 if found["mid"] else _clock_hours(found)
+    hours = _clock_hours(found)
     if hours is None or not 0 < hours < 24:
-        return  # "6pm to midnight": six hours; an afternoon start is said in pm
+        return
     share = 100.0 if found["all"] else float(found["pct"])
     ratio = share / 100 * 24 / hours
     if not 1 < ratio <= 50:
