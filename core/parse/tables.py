@@ -45,11 +45,19 @@ def _key(name: str, asides: bool = True) -> str:
         at_peak = _stripped(re.split(r"[\s.]+", lower)[1:])  # "Peak QPS": a peak column
         if at_peak in _ALIASES:
             return at_peak
+    if key not in _ALIASES and (each := _EACH.search(lower)) is not None:
+        alone = _stripped(re.split(r"[\s.]+", lower[: each.start()]))
+        if alone in _ALIASES and _ALIASES[alone][0] in _OF_ONE_REQUEST:
+            return alone  # "Max context per request", "Avg output per call": one request's
     if key not in _ALIASES and "_" in lower:  # "avg_in", "ttft_sla_s": words joined by "_"
         split = _stripped(re.split(r"[\s._]+", lower))
         if split in _ALIASES:
             return split
     return key
+
+
+_EACH = re.compile(r"\s+(?:per|each|/)\s*(?:request|req|call|turn|query|prompt)s?\s*$")
+_OF_ONE_REQUEST = frozenset({"input_tokens", "output_tokens", "reasoning_tokens", "context_tokens"})
 
 
 def _stripped(words: list[str]) -> str:

@@ -702,3 +702,10 @@ def test_a_japanese_forms_peak_ratio_line_is_read(catalog: Catalog) -> None:
     got = parse("モデル: Qwen3-32B\n1日あたりリクエスト数: 30万\n入力トークン: 1,000\n"
                 "出力トークン: 200\nピーク倍率（ピーク/平均）: 3\nGPU: H200", catalog).fields
     assert got["peak_to_average"] == 3.0
+
+
+def test_a_context_said_per_request_is_the_context(catalog: Catalog) -> None:
+    got = parse("| Model | Qwen3 32B |\n| Requests/day | 40,000 |\n"
+                "| Max context per request | 16k tokens |", catalog).fields
+    assert got["context_tokens"] == 16_000
+
