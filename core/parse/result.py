@@ -542,12 +542,14 @@ _TODAY_HEADING = re.compile(
     r"\b(?:current|existing|today|as[\s-]is|present|legacy|incumbent)\b", re.IGNORECASE
 )
 _TODAY_AFTER = re.compile(
-    r"(?:\d+\s*(?:[x×]\s*)?)?[\w-]+(?:\.\w+)*s?(?:\s*(?:\+|&|and|with)\s*[\w.-]+)?\s*[,;]?\s*"
-    r"(?:today|now|rn|currently|at\s+the\s+moment)\b",
+    r"(?:\d+\s*(?:[x×]\s*)?)?[\w-]+(?:\.\w+)*s?(?:\s*(?:\+|&|and|with)\s*[\w.-]+)?"
+    r"(?:\s*[,;]?\s*(?:today|now|rn|currently|at\s+the\s+moment)\b"
+    r"|(?:[\s-]+\d+\s*GB)?\s*[(\[]\s*(?:today|now|current(?:ly)?|existing|incumbent|as[\s-]is"
+    r"|legacy)\b)",
     re.I,
 )  # "on H20. Today they run on A100s": a new sentence's "today" is the A100s', not H20's
-"""A GPU named, then "today" or "now" ("on a100 + vllm today"): what they run, said after
-the name."""
+"""A GPU named, then "today" or "now" ("on a100 + vllm today", "A100 80GB (current) / H100
+(proposed)"): what they run, said after the name."""
 
 
 _MOVE_TO = re.compile(

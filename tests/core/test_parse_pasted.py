@@ -709,3 +709,10 @@ def test_a_context_said_per_request_is_the_context(catalog: Catalog) -> None:
                 "| Max context per request | 16k tokens |", catalog).fields
     assert got["context_tokens"] == 16_000
 
+
+def test_a_gpu_marked_current_in_brackets_is_todays_and_the_other_is_sized(
+    catalog: Catalog,
+) -> None:
+    got = parse("Workload: Llama 3.1 70B, 90k requests/day, 700 in / 150 out\n"
+                "Hardware: H200 (current) / B200 (proposed)", catalog).fields
+    assert got["gpus"] == ("b200",)
