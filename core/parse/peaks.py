@@ -400,6 +400,11 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
         reading.values[name] = round(mean) if name == "concurrency" else mean
         if name != "concurrency":
             _say_average(reading, peak_said, f"{compact(mean)} {unit} on average ← '{mean_said}'")
+        if ratio is not None and means and _stale(ratio, peak, means):
+            reading.assume(f"the {ratio:g}x peak-to-average said went with an earlier average")
+            ratio = None  # "avg 30, so p2a 3 … correction — avg is 45": the ratio went with 30
+            reading.understood[:] = [u for u in reading.understood if "x the average ←" not in u]
+            reading.values.pop("peak_to_average")
         if ratio is None:
             paired, paired_said = _nearest(reading.text, peak_said, means or [average])
             reading.values["peak_to_average"] = peak / paired
@@ -419,6 +424,14 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
     if name != "concurrency":
         reading.steady_peaks[name] = peak_said
         reading.assume(steady(peak_said))
+
+
+def _stale(ratio: float, peak: float, means: list[tuple[float, str]]) -> bool:
+    """Whether a stated ratio is the peak over an average said earlier and corrected since,
+    not over the last one: the ratio is then recomputed, not kept."""
+    *earlier, (last, _) = means
+    close = [mean for mean, _ in earlier if abs(peak / mean - ratio) <= 0.02 * ratio]
+    return bool(close) and abs(peak / last - ratio) > 0.05 * ratio
 
 
 def _say_average(reading: Reading, peak_said: str, line: str) -> None:

@@ -744,3 +744,12 @@ def test_a_volume_of_tokens_is_no_population(catalog: Catalog) -> None:
     got = parse("der Kunde erzeugt ca. 1,2 Mrd. Output-Tokens pro Tag mit DeepSeek-V3, "
                 "Wachstum ungefähr 5 % pro Monat. B300.", catalog).fields
     assert got["output_tokens_per_day"] == 1.2e9 and "requests_per_day" not in got
+
+
+def test_a_ratio_worked_out_from_an_average_corrected_later_is_worked_out_again(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("qwen3-32b on h200: peak 120 rps, avg 40, so p2a 3. 2k in, 300 out.\n"
+                   "update: the avg is 60 rps, peak unchanged", catalog)
+    assert parsed.fields["peak_to_average"] == pytest.approx(2.0)
+    assert any("earlier average" in a for a in parsed.assumed)
