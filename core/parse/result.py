@@ -41,6 +41,7 @@ from core.parse.later import later
 from core.parse.leftovers import unread_additions
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
+from core.parse.mixes import mixed_lengths
 from core.parse.numbers import compact, count
 from core.parse.options import RIVAL_WORDS, deal_price, taken
 from core.parse.peaks import peak_restated
@@ -160,6 +161,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     weekdays_and_weekends(reading)
     add_up(reading)
     summed(reading)
+    mixed_lengths(reading)
     later(reading)
     trend(reading)
     tokens_of(reading)

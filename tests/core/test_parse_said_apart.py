@@ -753,3 +753,29 @@ def test_a_ratio_worked_out_from_an_average_corrected_later_is_worked_out_again(
                    "update: the avg is 60 rps, peak unchanged", catalog)
     assert parsed.fields["peak_to_average"] == pytest.approx(2.0)
     assert any("earlier average" in a for a in parsed.assumed)
+
+
+def test_parts_with_their_own_lengths_are_sized_at_their_request_weighted_average(
+    catalog: Catalog,
+) -> None:
+    got = parse("three apps on one llama 3.1 8b fleet: triage 600k req/day (400 in / 50 out), "
+                "drafting 200k req/day (2k in / 450 out), plus qa 200k req/day (1,200 in / "
+                "150 out)", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(1_000_000)
+    assert (got["input_tokens"], got["output_tokens"]) == (880, 150)
+
+
+def test_shares_of_the_day_each_with_its_lengths_keep_the_whole_day(catalog: Catalog) -> None:
+    parsed = parse("gpt-oss-120b, 2M req/day: 75% are quick lookups (300 in / 80 out), "
+                   "25% deep research (6k in / 1,200 out)", catalog)
+    got = parsed.fields
+    assert got["requests_per_day"] == pytest.approx(2_000_000)
+    assert (got["input_tokens"], got["output_tokens"]) == (1725, 360)
+    assert not parsed.ambiguities
+
+
+def test_parts_sharing_one_length_leave_the_other_asked(catalog: Catalog) -> None:
+    parsed = parse("two apps on qwen3-32b: chat 300k req/day at 900 out, search 100k req/day "
+                   "at 300 out, 2k in for both", catalog)
+    assert parsed.fields["output_tokens"] == 750
+    assert parsed.fields["input_tokens"] == 2000
