@@ -12,8 +12,9 @@ EMEA go onto the new cluster", "the sum is the total we need". Read in that orde
   "App") combined; or the first row, said.
 
 Rows are combined column by column: a volume (requests or output tokens a day) is added
-up; any other figure is kept only when every row gives the same one, since a request's
-length or a ratio of one row is no other row's.
+up; a request's length that differs by row is the rows' average weighted by their requests
+a day (what the one fleet serves); any other figure is kept only when every row gives the
+same one, since a ratio or a latency of one row is no other row's.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ _PARTS_OF_ONE_LOAD = re.compile(
 unless the message says so)."""
 _ADDED = frozenset({"requests_per_day", "output_tokens_per_day"})
 """Volumes, which add up over rows; a request's length or a ratio does not."""
+_LENGTHS = frozenset({"input_tokens", "output_tokens", "reasoning_tokens"})
+"""A request's lengths: over rows of one load, their average weighted by requests."""
 
 
 @dataclass(frozen=True)
@@ -126,15 +129,39 @@ def _joined(rows: list[list[str]], rest: str) -> list[list[str]]:
 
 def _combined(head: list[str], rows: list[list[str]], field_of: dict[int, str]) -> list[str]:
     out = []
+    weights = _requests(rows, field_of)
     for c in range(len(head)):
         cells = [r[c] for r in rows]
         if field_of.get(c) in _ADDED:
             numbers = [amount(x) for x in cells]
             whole = all(n is not None for n in numbers)
             out.append(f"{sum(n for n in numbers if n is not None):.12g}" if whole else "")
+        elif field_of.get(c) in _LENGTHS and weights and not _shared(cells):
+            out.append(_weighted(cells, weights))
         else:
             out.append(_shared(cells))
     return out
+
+
+def _requests(rows: list[list[str]], field_of: dict[int, str]) -> list[float] | None:
+    """Each row's requests a day, when a column gives them all: the weights of its lengths."""
+    column = next((c for c, name in field_of.items() if name == "requests_per_day"), None)
+    if column is None:
+        return None
+    numbers = [amount(r[column]) for r in rows]
+    if any(n is None or n <= 0 for n in numbers):
+        return None
+    return [float(n) for n in numbers if n is not None]
+
+
+def _weighted(cells: list[str], weights: list[float]) -> str:
+    """The rows' lengths as one fleet serves them: their average weighted by requests (the
+    tokens a day over the requests a day), or nothing when a row gives none."""
+    numbers = [amount(x) for x in cells]
+    if any(n is None for n in numbers):
+        return ""
+    total = sum(w * n for w, n in zip(weights, numbers, strict=True) if n is not None)
+    return f"{round(total / sum(weights))}"
 
 
 def _summed(
@@ -142,6 +169,12 @@ def _summed(
 ) -> Choice:
     """Rows read as one, and what that left out: the known columns the rows disagree on."""
     left = [head[c] for c in field_of if not cells[c] and any(r[c] for r in rows)]
+    mixed = [
+        head[c] for c, name in field_of.items()
+        if name in _LENGTHS and cells[c] and len({r[c] for r in rows}) > 1
+    ]
+    if mixed:
+        note += f"; {', '.join(mixed)}: the rows' average weighted by their requests a day"
     if left:
         note += f"; {', '.join(left)} differ by row: not read (say which row)"
     return Choice(cells, note)

@@ -211,20 +211,20 @@ TIERS = (
     ("said", "requests", "output"),
     [
         ("we only size *Team* on this lease", 400_000, 300),
-        ("Team + Corp go onto the new cluster, Free stays on the old one", 500_000, None),
+        ("Team + Corp go onto the new cluster, Free stays on the old one", 500_000, 360),
         ("use the last row", 100_000, 600),
-        ("the sum of them is what we need", 3_500_000, None),
+        ("the sum of them is what we need", 3_500_000, 180),
         ("", 3_000_000, 150),  # nothing said: the first row, and the other rows said
     ],
 )
 def test_the_row_of_a_pasted_table_the_message_points_at(
-    catalog: Catalog, said: str, requests: float, output: int | None
+    catalog: Catalog, said: str, requests: float, output: int
 ) -> None:
     parsed = parse(f"{TIERS}{said}. Llama 3.1 8B on H100", catalog)
     assert parsed.fields["requests_per_day"] == requests
     assert parsed.fields.get("output_tokens") == output
-    if output is None:  # rows with other lengths are not one length: said, not guessed
-        assert any("differ by row" in a for a in parsed.assumed)
+    if "+" in said or "sum" in said:  # rows with other lengths: one fleet serves their mix
+        assert any("weighted by their requests" in a for a in parsed.assumed)
 
 
 def test_a_day_volume_by_a_column_of_labels_and_a_trailing_blank_total(catalog: Catalog) -> None:
@@ -716,3 +716,11 @@ def test_a_gpu_marked_current_in_brackets_is_todays_and_the_other_is_sized(
     got = parse("Workload: Llama 3.1 70B, 90k requests/day, 700 in / 150 out\n"
                 "Hardware: H200 (current) / B200 (proposed)", catalog).fields
     assert got["gpus"] == ("b200",)
+
+
+def test_a_tables_rows_of_one_load_give_their_request_weighted_lengths(catalog: Catalog) -> None:
+    got = parse("one deepseek-v3 fleet for both:\n| Workload | Requests/day | Input | Output |\n"
+                "|---|---|---|---|\n| Support | 150,000 | 2,000 | 400 |\n"
+                "| Coding | 50,000 | 6,000 | 800 |", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(200_000)
+    assert (got["input_tokens"], got["output_tokens"]) == (3000, 500)
