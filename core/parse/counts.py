@@ -32,7 +32,14 @@ _NOT_LABELS = frozenset(
 
 
 _CALL = r"(?:\d{1,3}|one|two|three|four|five|six)\s+(?:[a-z-]+\s+){0,2}?(?:calls?|requests?|turns?)"
-_CALLS_ADDED = re.compile(rf"\b{_CALL}(?:\s*(?:\+|plus)\s*{_CALL})+\b", re.IGNORECASE)
+_STEP = (
+    r"(?:\d{1,3}|one|two|three)\s+(?:[a-z-]+\s+){0,2}?(?:summary|summarization|answer|response"
+    r"|reply|completion|classification|rewrite|critique|plan|verification)(?!\s+(?:by|from)\b)"
+)
+"""A model step said without "call" after calls were counted ("… + 1 final summary")."""
+_CALLS_ADDED = re.compile(
+    rf"\b{_CALL}(?:\s*(?:\+|plus)\s*(?:{_CALL}|{_STEP}))+\b", re.IGNORECASE
+)
 
 
 def calls_added(text: str) -> str:

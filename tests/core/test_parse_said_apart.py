@@ -177,6 +177,18 @@ def test_a_members_calls_said_as_a_sum_are_added(catalog: Catalog) -> None:
     assert got["requests_per_day"] == 12_000
 
 
+@pytest.mark.parametrize(
+    ("steps", "calls"),
+    [("2 retrieval calls + 3 tool calls + 1 final answer", 6), ("1 plan call + 1 summary", 2)],
+)
+def test_a_last_step_said_without_call_is_one_of_the_calls(
+    catalog: Catalog, steps: str, calls: int
+) -> None:
+    got = parse(f"5,000 sessions/day; each session = {steps}. 2k in / 300 out, GLM-5",
+                catalog).fields
+    assert got["requests_per_day"] == 5_000 * calls
+
+
 def test_a_bare_rate_over_the_same_time_as_the_volume_is_that_volume(catalog: Catalog) -> None:
     got = parse("GLM-5, 900 req/min, 1k in, 200 out. no wait, 900/min is the peak — average "
                 "is ~300/min.", catalog).fields
