@@ -173,6 +173,8 @@ _ADVERBS: dict[str, str] = {
     "hourly": "hour",
     "all'ora": "hour",  # Italian "richieste all'ora", French "1,95 $ l'heure"
     "all’ora": "hour",
+    "all'anno": "year",  # Italian "crescita del 50% all'anno"
+    "all’anno": "year",
     "l'heure": "hour",
     "l’heure": "hour",
     "daily": "day",
@@ -309,6 +311,7 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("im", "monat"): "PER_TIME:month",
     ("im", "jahr"): "PER_TIME:year",
     ("au", "mois"): "PER_TIME:month",
+    ("par", "an"): "PER_TIME:year",  # French "50 % par an": "an" alone is English's article
     ("for", "hour"): "PER_TIME:hour",
     ("for", "week"): "PER_TIME:week",
     ("for", "month"): "PER_TIME:month",

@@ -1355,3 +1355,11 @@ def test_copies_of_a_volume_are_sized_when_asked_and_named_when_not(
 def test_a_multiple_of_the_pilot_is_named_back(catalog: Catalog) -> None:
     parsed = parse("Qwen3-32B: the pilot is 80k req/day and GA is 5x the pilot. 200 out", catalog)
     assert any("'5x the pilot'" in a for a in parsed.ambiguities)
+
+
+@pytest.mark.parametrize("said", ["croissance de 40 % par an", "crescita del 40% all'anno"])
+def test_a_yearly_growth_in_french_or_italian_is_compounded_to_a_month(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"Qwen3-32B sur H200, 500k req/day, 1k in 200 out, {said}", catalog).fields
+    assert got["monthly_growth"] == pytest.approx(1.4 ** (1 / 12) - 1)
