@@ -110,6 +110,10 @@ _NUMERAL = re.compile(
 )
 """A figure in Chinese numerals before a counter, scale or unit ("五千万 token", "两倍",
 "两年"), or of two characters or more; never a scale after digits ("6千" is 6 thousand)."""
+_AND_A_HALF = re.compile(r"(\d+|[一二两三四五六七八九十]+)\s*(年|个月|か月|ヶ月)半")
+""""一年半", "2年半": a year and a half, two and a half years."""
+_HALF_YEAR = re.compile(r"(?<![\d一二两三四五六七八九十])半年")
+""""半年": half a year, six months."""
 _TIMES_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*([十百千])([万亿億]?)")
 """Digits before a unit numeral, "6千": six thousand; "3千万": thirty million."""
 _COUNTED = re.compile(r"(\d+)\s*대")
@@ -138,6 +142,11 @@ def spelled_out(text: str) -> str:
         return text
     text = text.replace("、", ", ").replace("。", ". ").replace("，", ", ")
     text = _COUNTED.sub(r"x\1 ", text)
+    if "半" in text:
+        text = _AND_A_HALF.sub(
+            lambda m: f"{float(m[1] if m[1].isdigit() else _numeral(m[1])) + 0.5:g}{m[2]}", text
+        )
+        text = _HALF_YEAR.sub("6个月", text)
     text = _TIMES_UNIT.sub(
         lambda m: f"{float(m[1]) * _UNITS[m[2]] * _SCALES.get(m[3], 1):.0f}", text
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from core.catalog import Catalog
 from core.parse import parse
 from core.parse.cjk import spelled_out
@@ -51,3 +53,13 @@ def test_a_japanese_forms_requests_a_day_line_is_read(catalog: Catalog) -> None:
     got = parse("モデル: Qwen3-32B\n1日あたりリクエスト数: 12万（平均）\n入力トークン: 1,000\n"
                 "出力トークン: 200\nGPU: H200", catalog).fields
     assert got["requests_per_day"] == 120_000
+
+
+@pytest.mark.parametrize(
+    ("said", "months"), [("租期两年半", 30), ("契約は1年半", 18), ("合同半年", 6)]
+)
+def test_a_year_and_a_half_and_half_a_year_are_their_months(
+    catalog: Catalog, said: str, months: int
+) -> None:
+    got = parse(f"Qwen3-32B，H200，每天 1000万 输出 token，{said}。", catalog).fields
+    assert got["term_months"] == months
