@@ -75,7 +75,7 @@ class Spelling:
         for size in range(len(key) - limit, len(key) + limit + 1):
             for word in self.words.get((key[0], size), ()):
                 d = OSA.distance(key, word, score_cutoff=limit)
-                if d <= limit and (best is None or d < best[0]):
+                if d <= limit and (best is None or (d, word) < best):  # a tie: the first by name
                     best = (d, word)
         return None if best is None else best[1]
 
@@ -93,7 +93,7 @@ class Spelling:
             if word[0] != key[0]:
                 continue
             d = OSA.distance(key, word, score_cutoff=2)
-            if d <= 2 and (best is None or d < best[0]):
+            if d <= 2 and (best is None or (d, word) < best):  # a tie: first by name
                 best = (d, word)
         return None if best is None else best[1]
 
