@@ -86,7 +86,8 @@ _FRACTION_OF_PEAK = re.compile(
     r"(?:\s+at)?)?\s+"
     r"(?:about\s+|around\s+|roughly\s+|maybe\s+|abt\s+|~\s*|(?:more\s+)?like\s+"
     r"|approximately\s+|nearly\s+)?(?:a\s+|one\s+|the\s+)?"
-    r"(?P<part2>half|third|quarter|fifth|1/2|1/3|1/4|1/5)\s+(?:of\s+)?(?:that|it|this|(?:the\s+)?peak)\b",
+    r"(?P<part2>half|third|quarter|fifth|1/2|1/3|1/4|1/5)"
+    r"(?:\s+(?:of\s+)?(?:that|it|this|(?:the\s+)?peak)\b|(?P<bare>(?=\s*(?:[.;!?\n]|$))))",
     re.IGNORECASE,
 )
 """The same said with a fraction, after a rate at the peak: "…, a third of that on average"."""
@@ -100,7 +101,7 @@ _FRACTION_ABROAD = re.compile(
     r"|ein\s+drittel|die\s+hälfte|ein\s+viertel|ein\s+fünftel|un\s+tiers|la\s+moitié"
     r"|un\s+quart|un\s+cinquième)"
     r"(?:\s+(?:disso|de\s+eso|do\s+pico|del\s+pico|del\s+picco|di\s+questo|av\s+det|av\s+toppen|davon"
-    r"|de\s+ça|de\s+cela|du\s+pic|vom\s+spitzenwert)\b|(?=\s*(?:[.;!?\n]|$)))",
+    r"|de\s+ça|de\s+cela|du\s+pic|vom\s+spitzenwert)\b|(?=\s*(?:[^\w\s]\s*)?(?:[.;!?\n,]|$|\d)))",
     re.IGNORECASE,
 )
 """The same in Portuguese, Spanish, Italian, Swedish, German and French: "a média fica em
@@ -158,7 +159,7 @@ def share_of_peak(reading: Reading) -> int | None:
         if not (mean > 0 and 1 < peak / mean <= MAX_RATIO):
             return None
         found, ratio = colon, peak / mean
-    elif " of " in text or " half " in text:
+    elif " of " in text or " half" in reading.lower:
         found = _FRACTION_OF_PEAK.search(text)
         if found is None:
             return None
@@ -176,7 +177,7 @@ def share_of_peak(reading: Reading) -> int | None:
     back = found.groupdict().get("back") or found.group().lower().endswith(
         ("that", "this", "it", "disso", "eso", "questo", "det", "davon", "ça", "cela")
     )
-    back = back or back_abroad
+    back = back or back_abroad or found.groupdict().get("bare") is not None  # "… about half."
     return found.start() if back else None
 
 

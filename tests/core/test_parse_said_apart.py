@@ -791,3 +791,15 @@ def test_parts_sharing_one_length_leave_the_other_asked(catalog: Catalog) -> Non
                    "at 300 out, 2k in for both", catalog)
     assert parsed.fields["output_tokens"] == 750
     assert parsed.fields["input_tokens"] == 2000
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["the average is roughly half.", "el promedio es la mitad 🙃", "a média é a metade, 1k in"],
+)
+def test_an_average_said_as_a_bare_half_is_half_the_peak_before_it(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"qwen3-32b, 600 rpm at peak; {said} 1k in / 150 out", catalog).fields
+    assert got["peak_to_average"] == 2.0
+    assert got["requests_per_day"] == pytest.approx(300 * 1440)
