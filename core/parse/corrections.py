@@ -36,7 +36,7 @@ _MARKER = re.compile(
     re.IGNORECASE,
 )
 _UNIT_THEN_MARKER = re.compile(
-    r"^(?:\s*/?\s*[^\W\d][\w-]*){1,2}?\s*(?:[,;:!…—–-]|\.(?=\s*no\s*[—–,-]))"
+    r"^(?:\s*/?\s*[^\W\d][\w-]*){1,3}?\s*(?:[,;:!…—–-]|\.(?=\s*no\s*[—–,-]))"
 )
 """A unit between a figure and a correction ("$7.87/hr, sorry, $7.50"), skipped; a sentence
 may end before a bare "no" ("term is 24 months. no — 30")."""
@@ -183,10 +183,11 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
                 owner = _owner(toks, a, kind_b, text)
             if owner is not None and (kind_b == "name" or _bare(toks, b)):
                 if _period_only(toks, owner, b):  # "20% a month — sorry, 20% a QUARTER"
-                    owner, b = owner + 1, b + 1
+                    owner, b = _period_at(toks, owner), _period_at(toks, b)
                     second = toks[b]
                 elif _periods_differ(toks, owner, b):  # "5% a month — no, 15% a quarter"
-                    _replace(toks, owner + 1, b + 1, text[toks[owner + 1].start : toks[b + 1].end])
+                    pa, pb = _period_at(toks, owner), _period_at(toks, b)
+                    _replace(toks, pa, pb, text[toks[pa].start : toks[pb].end])
                 _replace(toks, owner, b, text[toks[owner].start : second.end])
                 absorbed[b] = owner
         elif _BUT.match(between) and _NOT_BEFORE.search(
@@ -447,10 +448,25 @@ def _period_only(toks: list[Tok], a: int, b: int) -> bool:
 
 def _periods_differ(toks: list[Tok], a: int, b: int) -> bool:
     """Whether the old figure and the new are each said over a time, and the times differ."""
-    if b + 1 >= len(toks):
+    pa, pb = _period_at(toks, a), _period_at(toks, b)
+    if pa == a or pb == b:
         return False
-    old, new = toks[a + 1], toks[b + 1]
-    return old.type == new.type == "PER_TIME" and old.value != new.value
+    return toks[pa].value != toks[pb].value
+
+
+_OF_A_RATE = frozenset({"REQUESTS", "TOKENS", "OUT", "IN"})
+"""What may stand between a figure and its time: "1.2M requests a day", "40M out/day"."""
+
+
+def _period_at(toks: list[Tok], k: int) -> int:
+    """Where the time a figure is said over stands ("1.2M requests a day": the day), or
+    ``k`` itself when it is said over none."""
+    for j in range(k + 1, min(k + 3, len(toks))):
+        if toks[j].type == "PER_TIME":
+            return j
+        if toks[j].type not in _OF_A_RATE:
+            break
+    return k
 
 
 def _same(a: Tok, b: Tok) -> bool:

@@ -1880,3 +1880,17 @@ def test_a_discount_said_off_the_price_that_follows_it_is_taken(catalog: Catalog
                 catalog).fields
     assert agreed["price_per_gpu_hour"] == pytest.approx(3.60)
     assert net["price_per_gpu_hour"] == pytest.approx(3.40)
+
+
+@pytest.mark.parametrize(
+    ("said", "per_day"),
+    [
+        ("600k requests a day — sorry, 600k a month", 20_000),
+        ("300k requests per day, oops, make that 450k", 450_000),
+    ],
+)
+def test_a_correction_after_a_rate_said_with_its_unit_replaces_it(
+    catalog: Catalog, said: str, per_day: float
+) -> None:
+    got = parse(f"deepseek-r1 at {said}, 2k in / 300 out plus 1k reasoning", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(per_day)
