@@ -80,6 +80,7 @@ class Reading:
     values: dict[str, Any] = field(default_factory=dict)
     gpu_ids: list[str] = field(default_factory=list)
     gpu_at: dict[str, int] = field(default_factory=dict)  # where each GPU was first named
+    gpu_last: dict[str, tuple[int, int]] = field(default_factory=dict)  # and last: its span
     gpu_count: int | None = None
     counted_gpu: str | None = None  # the first GPU said with a count ("4x MI300X")
     gpu_prices: dict[str, float] = field(default_factory=dict)  # "B300 at $5, H200 at $3"
@@ -487,6 +488,7 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
         if gpu is not None and numbers[0] == int(numbers[0]):
             r.gpu_ids.append(gpu)
             r.gpu_at.setdefault(gpu, m.toks[0].start)
+            r.gpu_last[gpu] = (m.toks[0].start, m.toks[-1].end)
             r.gpu_nodes = (int(numbers[0]), r.said(m), gpu)
         return
     count = None
@@ -507,6 +509,7 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
     if gpu is not None:
         r.gpu_ids.append(gpu)
         r.gpu_at.setdefault(gpu, m.toks[0].start)
+        r.gpu_last[gpu] = (m.toks[0].start, m.toks[-1].end)
     if count is not None:
         if r.gpu_count is not None and r.gpu_count != count:
             r.ambiguous(f"two GPU counts ({r.gpu_count} and {count}): using {count}")

@@ -49,6 +49,7 @@ from core.parse.plausible import implausible
 from core.parse.products import each_ones_rate, each_ones_volume, multiply
 from core.parse.reasoning import reasoning_multiple, split_reasoning, tokens_of
 from core.parse.references import blank_references
+from core.parse.replies import answered
 from core.parse.rows import one_models_lines
 from core.parse.sums import add_up
 from core.parse.tables import as_sentences, structured
@@ -358,6 +359,10 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
         if today and len(today) < len(ids):  # "today: Mixtral on 8x A100 … move to H100"
             ids = [g for g in ids if g not in today]
             notes.append(f"{', '.join(today)}: what they run today, not sized")
+    if len(ids) > 1 and (settled := answered(reading, ids)) is not None:
+        asked = [g for g in ids if g != settled]  # "h100 or h200?" … "h200 👍"
+        notes.append(f"{settled}: the thread's reply settles it ({', '.join(asked)} set aside)")
+        ids = [settled]
     if kind == "traffic":
         if "utilization" in fields and _of_today(reading, reading.sources.get("utilization")):
             share = fields.pop("utilization")  # "today they run on A100s at about 40% util"

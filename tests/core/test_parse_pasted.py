@@ -724,3 +724,16 @@ def test_a_tables_rows_of_one_load_give_their_request_weighted_lengths(catalog: 
                 "| Coding | 50,000 | 6,000 | 800 |", catalog).fields
     assert got["requests_per_day"] == pytest.approx(200_000)
     assert (got["input_tokens"], got["output_tokens"]) == (3000, 500)
+
+
+def test_a_gpu_a_threads_reply_settles_is_the_one_sized(catalog: Catalog) -> None:
+    parsed = parse("Ana  9:01 AM\nllama 3.1 70b for Orbit, 20 rps, 2k in / 250 out\n"
+                   "Raj  9:03 AM\nb200 or gb200?\nAna  9:04 AM\nok gb200 then, thanks!", catalog)
+    assert parsed.fields["gpus"] == ("gb200",)
+    assert any("settles" in a for a in parsed.ambiguities)
+
+
+def test_a_gpu_named_last_in_a_sentence_of_its_own_settles_nothing(catalog: Catalog) -> None:
+    got = parse("llama 3.1 70b, 20 rps, 2k in / 250 out on b200\n"
+                "would gb200 be cheaper per token?", catalog).fields
+    assert set(got["gpus"]) == {"b200", "gb200"}
