@@ -481,6 +481,25 @@ _WAS_THE_PEAK = re.compile(
 that - 40 is the PEAK, avg is more like 16"."""
 
 
+def _said_before_as(reading: Reading, name: str, value: float) -> bool:
+    """Whether ``name`` was given ``value`` before its last value (within 1%)."""
+    return any(
+        isinstance(v, float) and abs(v - value) <= value / 100
+        for v, _ in reading.history.get(name, [])[:-1]
+    )
+
+
+def _average_read(reading: Reading, name: str, ratio: float, found: re.Match[str]) -> None:
+    """The average already read as the volume: only the ratio to its peak is said."""
+    if ratio > MAX_RATIO or "peak_to_average" in reading.values:
+        return  # "… 150 rps over 60 rps" read already: the ratio is said once
+    reading.values["peak_to_average"] = ratio
+    twice = f"two values for {name}"
+    reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
+    words = " ".join(found.group().split())
+    reading.understood.append(f"peak {ratio:.3g}x the average ('{words}')")
+
+
 def peak_restated(reading: Reading) -> None:
     """The volume said first, restated as its peak with its average after (see
     ``_WAS_THE_PEAK``): the average, in the volume's unit, and the ratio of the two."""
@@ -494,6 +513,16 @@ def peak_restated(reading: Reading) -> None:
         said = reading.sources.get(name, "")
         value = reading.values.get(name)
         first = amount(said.split()[0]) if said.split() else None
+        if (
+            isinstance(value, float)
+            and peak
+            and mean
+            and first == mean
+            and peak > mean
+            and _said_before_as(reading, name, value * peak / mean)
+        ):
+            _average_read(reading, name, peak / mean, found)  # "40 rps … oops 40 is their
+            return  # peak, avg is more like 10 rps": 10 rps read, 40 rps said before it
         if not isinstance(value, float) or not peak or not mean or first != peak:
             continue
         if not 1 < peak / mean <= MAX_RATIO:

@@ -803,3 +803,11 @@ def test_an_average_said_as_a_bare_half_is_half_the_peak_before_it(
     got = parse(f"qwen3-32b, 600 rpm at peak; {said} 1k in / 150 out", catalog).fields
     assert got["peak_to_average"] == 2.0
     assert got["requests_per_day"] == pytest.approx(300 * 1440)
+
+
+def test_a_figure_said_again_as_the_peak_after_an_oops_gives_the_ratio(catalog: Catalog) -> None:
+    parsed = parse("glm-5, 90 rps, 2k in / 200 out\noops 90 is the peak, avg is closer to 30 rps",
+                   catalog)
+    assert parsed.fields["requests_per_day"] == pytest.approx(30 * 86400)
+    assert parsed.fields["peak_to_average"] == pytest.approx(3.0)
+    assert not parsed.ambiguities
