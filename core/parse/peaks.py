@@ -85,7 +85,7 @@ _FRACTION_OF_PEAK = re.compile(
     r"|\b(?:average|avg|averages)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits|maybe|abt)"
     r"(?:\s+at)?)?\s+"
     r"(?:about\s+|around\s+|roughly\s+|maybe\s+|abt\s+|~\s*|(?:more\s+)?like\s+"
-    r"|approximately\s+|nearly\s+)?(?:a\s+|one\s+|the\s+)?"
+    r"|approximately\s+|nearly\s+|closer\s+to\s+|close\s+to\s+)?(?:a\s+|one\s+|the\s+)?"
     r"(?P<part2>half|third|quarter|fifth|1/2|1/3|1/4|1/5)"
     r"(?:\s+(?:of\s+)?(?:that|it|this|(?:the\s+)?peak)\b|(?P<bare>(?=\s*(?:[.;!?\n]|$))))",
     re.IGNORECASE,
@@ -160,9 +160,13 @@ def share_of_peak(reading: Reading) -> int | None:
             return None
         found, ratio = colon, peak / mean
     elif " of " in text or " half" in reading.lower:
-        found = _FRACTION_OF_PEAK.search(text)
-        if found is None:
+        fractions = list(_FRACTION_OF_PEAK.finditer(text))  # "… closer to half of peak, not
+        if not fractions:  # a third": a later word on the ratio corrects the one before it
             return None
+        found = fractions[-1]
+        if len(fractions) > 1:
+            earlier = " ".join(fractions[0].group().split())
+            reading.assume(f"'{earlier}' read as changed by what is said after it")
         ratio = _PARTS[(found["part"] or found["part2"]).lower()]
     elif (abroad := _FRACTION_ABROAD.search(text)) is not None:
         found = abroad

@@ -811,3 +811,11 @@ def test_a_figure_said_again_as_the_peak_after_an_oops_gives_the_ratio(catalog: 
     assert parsed.fields["requests_per_day"] == pytest.approx(30 * 86400)
     assert parsed.fields["peak_to_average"] == pytest.approx(3.0)
     assert not parsed.ambiguities
+
+
+def test_a_later_share_of_the_peak_corrects_the_one_said_before(catalog: Catalog) -> None:
+    parsed = parse("qwen3-32b: peak of 120 QPS, average is about a quarter of peak. 1k in, "
+                   "100 out.\nupdate from the customer: average is closer to a third of peak",
+                   catalog)
+    assert parsed.fields["peak_to_average"] == 3.0
+    assert any("changed by what is said after it" in a for a in parsed.assumed)
