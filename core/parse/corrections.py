@@ -647,12 +647,26 @@ def _retract(toks: list[Tok], a: int, b: int, text: str) -> None:
     said = _short(text[new.start : old.end])
     kinds = {_kind(old), _kind(new)}  # "plan for 60% … 50%, not 60": the old one a percent
     earlier = [k for k in range(a) if _kind(toks[k]) in kinds and toks[k].value == old.value]
+    if not earlier and _NEWEST_FIRST.search(text, 0, new.start):
+        earlier = [  # "Correction to my note below — 2M requests, not 1.2M": said after it
+            k for k in range(b + 1, len(toks))
+            if _kind(toks[k]) in kinds and toks[k].value == old.value
+        ]
     if earlier:
-        target = toks[earlier[-1]]
-        target.note = f"'{said}': read as a correction, {new.text} in place of {target.text}"
-        target.value = new.value
+        for k in earlier if earlier[0] > b else earlier[-1:]:
+            target = toks[k]
+            target.note = f"'{said}': read as a correction, {new.text} in place of {target.text}"
+            target.value = new.value
         _drop(toks, a)
     _drop(toks, b)
+
+
+_NEWEST_FIRST = re.compile(
+    r"\b(?:(?:my|the|his|her|their)\s+(?:note|mail|email|e-mail|message)\s+below"
+    r"|(?:newest|latest|most\s+recent)\s+(?:on\s+top|first|at\s+the\s+top))\b",
+    re.IGNORECASE,
+)
+"""A thread pasted newest first: what a correction takes back is said after it."""
 
 
 def _drop(toks: list[Tok], k: int) -> None:

@@ -1894,3 +1894,13 @@ def test_a_correction_after_a_rate_said_with_its_unit_replaces_it(
 ) -> None:
     got = parse(f"deepseek-r1 at {said}, 2k in / 300 out plus 1k reasoning", catalog).fields
     assert got["requests_per_day"] == pytest.approx(per_day)
+
+
+def test_a_correction_in_a_chain_pasted_newest_first_takes_back_the_figure_below_it(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("Fwd, newest on top:\n\nFrom: Ines\nCorrection: it's 900k requests/day, not "
+                   "600k.\n\nFrom: Ines\nQwen3-32B on H200, ~600k requests/day, 2k in / 300 out",
+                   catalog)
+    assert parsed.fields["requests_per_day"] == 900_000
+    assert not parsed.ambiguities
