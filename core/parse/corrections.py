@@ -36,13 +36,14 @@ _MARKER = re.compile(
     re.IGNORECASE,
 )
 _UNIT_THEN_MARKER = re.compile(
-    r"^(?:\s*/?\s*[^\W\d][\w-]*){1,3}?\s*(?:[,;:!…—–-]|\.(?=\s*no\s*[—–,-]))"
+    r"^(?:\s*/?\s*[^\W\d][\w-]*){1,3}?\s*(?:[,;:!…—–-]|\.{2,}|\.(?=\s*no\s*[—–,-]))"
 )
 """A unit between a figure and a correction ("$7.87/hr, sorry, $7.50"), skipped; a sentence
 may end before a bare "no" ("term is 24 months. no — 30")."""
 _SPACES = re.compile(r"^\s*$")
 _STRONG = re.compile(
     r"\b(?:no|nope|sorry|oops|whoops|ugh|wait|actually|correction|edit|i\s+meant?|make\s+(?:that|it)"
+    r"|(?:er|uh|um)(?=\s*,)"
     r"|scratch\s+(?:that|the|this)|should\s+be|rather|my\s+bad|typo)\b",
     re.IGNORECASE,
 )
@@ -71,6 +72,9 @@ _MARKER_WORDS = (
     "typo",
     "more like",
     "closer to",
+    " er,",
+    " uh,",
+    " um,",
 )
 
 
@@ -185,6 +189,8 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
                 if _period_only(toks, owner, b):  # "20% a month — sorry, 20% a QUARTER"
                     owner, b = _period_at(toks, owner), _period_at(toks, b)
                     second = toks[b]
+                elif toks[owner].value == second.value and kind_b != "name":
+                    continue  # "12M … no sorry, 12M is per HOUR": the same figure, explained
                 elif _periods_differ(toks, owner, b):  # "5% a month — no, 15% a quarter"
                     pa, pb = _period_at(toks, owner), _period_at(toks, b)
                     _replace(toks, pa, pb, text[toks[pa].start : toks[pb].end])

@@ -1904,3 +1904,17 @@ def test_a_correction_in_a_chain_pasted_newest_first_takes_back_the_figure_below
                    catalog)
     assert parsed.fields["requests_per_day"] == 900_000
     assert not parsed.ambiguities
+
+
+@pytest.mark.parametrize(
+    ("said", "field", "value"),
+    [
+        ("30k output tokens per second — er, per minute", "output_tokens_per_day", 30e3 * 1440),
+        ("20M output tokens/day, growth 12% MoM... actually 6%", "monthly_growth", 0.06),
+    ],
+)
+def test_a_correction_after_an_er_or_an_ellipsis_replaces_the_figure(
+    catalog: Catalog, said: str, field: str, value: float
+) -> None:
+    got = parse(f"glm-5 on h200: {said}. TTFT under 2 s", catalog).fields
+    assert got[field] == pytest.approx(value)
