@@ -97,7 +97,17 @@ _WAS_WRONG = re.compile(
     re.IGNORECASE,
 )
 """After a name, words that take it back: "L40S was copy-pasted from another deal"."""
-_NOT = re.compile(r"^\s*,?\s*(?:and\s+)?not\s*$", re.IGNORECASE)
+_NOT = re.compile(
+    r"^\s*,?\s*(?:(?:and\s+)?not|não|nicht|et\s+non|e\s+non|y\s+no|nahi|nahin)\s*$", re.IGNORECASE
+)
+_NO_AFTER_SORRY = re.compile(r"^(?:\s*[^\W\d][\w-]*){0,2}\s*,\s*no\s*$", re.IGNORECASE)
+"""", no 12" after a figure said with an apology ("perdón, contrato de 18 meses, no 12"):
+Spanish and Italian "not", the apology's figure being the new one."""
+_SORRY_BEFORE = re.compile(
+    r"\b(?:perd[oó]n|sorry|disculpa|desculpa|scusa|scusate|pardon|entschuldigung|correction"
+    r"|corrección|correção|correzione)\b[^\d.;!?\n]{0,40}$",
+    re.IGNORECASE,
+)
 _REAL_IS = re.compile(
     r"^[^\d.;!?\n]{0,40}?[,;:—–]\s*(?:so\s+)?(?:the\s+)?(?:real|actual|correct)\s+"
     r"(?:number|figure|count|volume)\s+(?:is|=|'s|should\s+be)\s*(?:~|about|closer\s+to|more\s+like)?\s*$",
@@ -171,7 +181,10 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
                 continue
             _as_price(second)
             kind_b = "$"
-        if _NOT.match(between) or (_WORDS_THEN_NOT.match(between) and _bare(toks, b)):
+        sorry_no = _NO_AFTER_SORRY.match(between) is not None and (
+            _SORRY_BEFORE.search(text, max(0, first.start - 60), first.start) is not None
+        )
+        if sorry_no or _NOT.match(between) or (_WORDS_THEN_NOT.match(between) and _bare(toks, b)):
             if kind_a == "per" != kind_b:  # "meant 300k/day not 3M": the rate's figure
                 if a and _kind(toks[a - 1]) == kind_b:
                     _retract(toks, a - 1, b, text)

@@ -1918,3 +1918,14 @@ def test_a_correction_after_an_er_or_an_ellipsis_replaces_the_figure(
 ) -> None:
     got = parse(f"glm-5 on h200: {said}. TTFT under 2 s", catalog).fields
     assert got[field] == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["perdón, contrato de 24 meses, no 12", "sorry, 24 months, no 12", "24 meses, não 12"],
+)
+def test_a_figure_then_no_or_nao_and_the_old_one_retracts_the_old(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"4x H200, Qwen3-32B, batch 16, $3.10/GPU-hr, 12 months.\n{said}", catalog).fields
+    assert got["term_months"] == 24
