@@ -374,6 +374,7 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
         if "utilization" in fields and not reading.quoted_utilization:
             # a fleet's utilization is the sizing's planned one, unless said with a price
             fields["planned_utilization"] = fields.pop("utilization")
+            notes.extend(_planned_later(reading, fields))
         if ids:
             fields["gpus"] = tuple(ids)
         if count is not None:
@@ -389,6 +390,21 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
     if fields.get("term_months") == 0:
         del fields["term_months"]
     return fields, notes
+
+
+def _planned_later(reading: Reading, fields: dict[str, Any]) -> list[str]:
+    """A share to plan at said after the utilization read ("our 80% util assumption …
+    ok plan at 55% then"): the last one said is the plan."""
+    said = reading.sources.get("utilization")
+    at = reading.text.find(said) if said else -1
+    plans = [m for m in _PLAN_FOR.finditer(reading.text) if m.start() > at >= 0]
+    if not plans or not 0 < float(plans[-1]["pct"]) <= 100:
+        return []
+    share = float(plans[-1]["pct"]) / 100
+    if share == fields["planned_utilization"]:
+        return []
+    fields["planned_utilization"] = share
+    return [f"planned utilization {plans[-1]['pct']}% ← '{plans[-1].group()}', said after '{said}'"]
 
 
 _TODAY = re.compile(

@@ -1929,3 +1929,9 @@ def test_a_figure_then_no_or_nao_and_the_old_one_retracts_the_old(
 ) -> None:
     got = parse(f"4x H200, Qwen3-32B, batch 16, $3.10/GPU-hr, 12 months.\n{said}", catalog).fields
     assert got["term_months"] == 24
+
+
+def test_a_share_to_plan_at_said_after_the_utilization_is_the_plan(catalog: Catalog) -> None:
+    got = parse("glm-5 on b200, 2M req/day, 2k in / 300 out, we assumed 85% util.\n"
+                "customer pushed back, so let's plan for 60% instead", catalog).fields
+    assert got["planned_utilization"] == 0.6
