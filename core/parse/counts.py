@@ -36,10 +36,12 @@ _STEP = (
     r"(?:\d{1,3}|one|two|three)\s+(?:[a-z-]+\s+){0,2}?(?:summary|summarization|answer|response"
     r"|reply|completion|classification|rewrite|critique|plan|verification)(?!\s+(?:by|from)\b)"
 )
-"""A model step said without "call" after calls were counted ("… + 1 final summary")."""
+"""A model step said without "call" beside calls counted ("1 summary + 4 LLM calls",
+"… + 1 final summary")."""
 _CALLS_ADDED = re.compile(
-    rf"\b{_CALL}(?:\s*(?:\+|plus)\s*(?:{_CALL}|{_STEP}))+\b", re.IGNORECASE
+    rf"\b(?:{_CALL}|{_STEP})(?:\s*(?:\+|plus)\s*(?:{_CALL}|{_STEP}))+\b", re.IGNORECASE
 )
+_A_CALL = re.compile(r"\b(?:calls?|requests?|turns?)\b", re.IGNORECASE)
 
 
 def calls_added(text: str) -> str:
@@ -49,6 +51,8 @@ def calls_added(text: str) -> str:
         return text
 
     def total(m: re.Match[str]) -> str:
+        if _A_CALL.search(m.group()) is None:
+            return m.group()  # "1 summary + 1 rewrite": no call counted, nothing to add up
         counts = re.findall(r"\b(\d{1,3}|one|two|three|four|five|six)\s", m.group(), re.I)
         n = round(sum(count(c) or 0 for c in counts))
         return f"{n} calls ({' '.join(m.group().split())})"

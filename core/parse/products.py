@@ -91,6 +91,8 @@ _EACH_BEFORE = re.compile(
     r"|making|triggering|issuing|sending|generating|running"
     r"|(?:gets\s+|is\s+|are\s+)?(?:split|broken|divided|chunked)\s+into)"
     r"|\beach\s+(?:split|broken|divided|chunked|cut)\s+into"
+    r"|\bper\s+[a-z]+(?:\s+[a-z]+)?\s+(?:we|they|it)\s+(?:do|does|make|makes|run|runs|fire"
+    r"|fires|send|sends|get|gets)"  # "Per phone call we do 1 summary + 4 LLM calls"
     r"|\b(?:runs|kicks\s+off|triggers|starts|fires)\s+an?\s+(?:[a-z-]+\s+){0,2}?"
     r"(?:averaging|of|with)"  # "each query runs an agent loop averaging 5 LLM calls"
     r"|\b(?:one|an?|each|every|per)\s+(?:active\s+|daily\s+|typical\s+)?"
@@ -164,6 +166,12 @@ _OVER_HOURS = re.compile(
     re.IGNORECASE,
 )
 """The hours a rate per hour runs a day: "40 calls per hour over an 8-hour shift"."""
+_SHIFT_BEFORE = re.compile(
+    r"\b(?P<h>\d{1,2})[\s-]*(?:hours?|hrs?|h)\s+(?:shifts?|workdays?|days?)\b(?![^.;\n]*\bover\b)",
+    re.IGNORECASE,
+)
+"""The hours of a member's day said before the rate per hour: "8-hr shifts, each agent
+handles ~6 calls/hr"."""
 _TIMES_HOURS = re.compile(
     r"\s*(?:[x×*]\s*)?~?(?P<h>\d{1,2})\s+(?:working\s+|business\s+|active\s+|office\s+|work\s+)?"
     r"(?:hours?|hrs?|h)\b(?:\s*(?:a|per|/)\s*day)?",
@@ -252,6 +260,8 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
                 Factor(count, chain[0].noun, None, chain[0].period, later_people.group()),
                 *chain[1:],
             ]
+    if len(chain) > 1:
+        chain[0] = _counted_again(text, counts, chain, daily_users, reading)
     people = chain[0]
     if len(chain) == 1:
         said_volume = any(k in reading.values for k in QUANTITIES)
@@ -290,6 +300,36 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     ]
     for note in restated:
         reading.assume(note)
+
+
+_AGAIN = re.compile(
+    r"\b(?:now|use|using|actually|correct(?:ed|ion)?|updated?|latest|says|instead|after|right"
+    r"|really|more\s+like|closer\s+to)\b",
+    re.IGNORECASE,
+)
+"""Words near a population said again that make it the count to use: "their investor
+deck from last week says 55k DAU", "they're at 320 agents now"."""
+
+
+def _counted_again(
+    text: str, counts: list[Tok], chain: list[Factor], daily_users: bool, reading: Reading
+) -> Factor:
+    """The chain's population, or the same population counted again later in the message
+    with a word that makes it the one to use ("~40k DAU … deck says 55k DAU … use 55k")."""
+    first = chain[0]
+    start = text.find(first.said)
+    after = max(start + len(first.said), max(f.end for f in chain))
+    for t in reversed(counts):
+        if t.start <= after or not isinstance(t.value, float) or t.value == first.value:
+            continue
+        again = _population(text, t, daily_users)
+        if again is None or again.noun != first.noun:
+            continue
+        if _AGAIN.search(text, max(after, t.start - 60), t.end + 40) is None:
+            continue
+        reading.assume(f"'{again.said}' said later, in place of '{first.said}'")
+        return Factor(again.value, first.noun, first.per, first.period, again.said)
+    return first
 
 
 def _population(text: str, t: Tok, daily_users: bool) -> Factor | None:
@@ -420,6 +460,8 @@ def _factor(text: str, t: Tok) -> Factor | None:
         return None
     end = _segment_end(text, t.end)
     shift = _OVER_HOURS.search(text, t.end, end + 40) if period == _HOUR else None
+    if period == _HOUR and shift is None:  # "250 agents, 8-hr shifts, each … ~6 calls/hr"
+        shift = _SHIFT_BEFORE.search(text, max(0, t.start - 60), t.start)
     if shift is not None:  # "40 calls per hour over an 8-hour shift": 8 hours a day
         period = 1 / int(shift["h"])
     times_hours = _TIMES_HOURS.match(text, end) if period == _HOUR and shift is None else None

@@ -819,3 +819,20 @@ def test_a_later_share_of_the_peak_corrects_the_one_said_before(catalog: Catalog
                    catalog)
     assert parsed.fields["peak_to_average"] == 3.0
     assert any("changed by what is said after it" in a for a in parsed.assumed)
+
+
+def test_a_population_counted_again_later_with_a_word_to_use_it_replaces_the_first(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("qwen3-32b: 10k DAU, each ~5 chats a day, 2 calls per chat, 1k in / 150 out\n"
+                   "update: marketing says 16k DAU now", catalog)
+    assert parsed.fields["requests_per_day"] == pytest.approx(16_000 * 5 * 2)
+    assert any("said later" in a for a in parsed.assumed)
+
+
+def test_the_calls_per_member_said_after_per_and_the_shift_said_before_the_rate(
+    catalog: Catalog,
+) -> None:
+    got = parse("100 agents, 10-hr shifts, each agent takes ~4 tickets/hr. Per ticket we do "
+                "2 LLM calls. 1k in / 200 out, glm-5", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(100 * 10 * 4 * 2)
