@@ -93,6 +93,9 @@ _ALONE = frozenset(
     {"MODEL", "GPU", "PRECISION", "STACK", "MONEY", "ONDEMAND", "UNDO", "RESET", "INOUT", "FX"}
 )
 """Terminals that are a fact on their own; any other terminal alone between breaks is dropped."""
+_SIDES = frozenset({"PEAK"})
+"""Kept alone between breaks: the side of the figure beside them ("at peak they emit ~2.4M
+output tokens per minute"), which ``core.parse.peaks`` reads across a break or two."""
 _MAX_NAME_PIECES = 9
 _SCALE_M = frozenset({"m", "mm", "million", "mtok", "mtoks", "1m"})
 _STARTERS = frozenset(
@@ -193,7 +196,7 @@ def scan(text: str, lexicon: Lexicon) -> Scan:
     unclear.extend(ruled_out(combined, text))  # before corrections: "bf16, no fp8" is no "no,"
     combined = corrected(combined, text)
     counts = [t for t in combined if t.type in ("NUM", "MULT", "XNUM", "PCT")]
-    return Scan(_drop_lone(combined), pairs, refused, list(dict.fromkeys(unclear)), counts)
+    return Scan(_drop_lone(combined, text), pairs, refused, list(dict.fromkeys(unclear)), counts)
 
 
 # -- pass 1 -------------------------------------------------------------------
@@ -646,18 +649,40 @@ def _word(r: Raw, lexicon: Lexicon) -> Tok:
     return Tok(hit[0], r.text, hit[1], r.start, r.end)
 
 
-def _drop_lone(toks: list[Tok]) -> list[Tok]:
-    """Keep only stretches between breaks that a fact can be made of (speed only)."""
+def _drop_lone(toks: list[Tok], text: str) -> list[Tok]:
+    """Keep only stretches between breaks that a fact can be made of (speed only), and a
+    peak word said in the same clause as a figure beside it."""
     out: list[Tok] = []
     stretch: list[Tok] = []
-    for t in (*toks, Tok(BREAK, "")):
+    for k, t in enumerate((*toks, Tok(BREAK, ""))):
         if t.type != BREAK:
             stretch.append(t)
             continue
         keep = any(s.type in _ANCHORS for s in stretch)
-        if keep and (len(stretch) > 1 or stretch[0].type in _ALONE):
+        side = not keep and len(stretch) == 1 and stretch[0].type in _SIDES
+        if (keep and (len(stretch) > 1 or stretch[0].type in _ALONE)) or (
+            side and _in_a_figures_clause(toks, k - 1, text)
+        ):
             if out:
                 out.append(t)
             out.extend(stretch)
         stretch = []
     return out
+
+
+_CLAUSE_MARKS = frozenset(".,;:()!?\n[]")
+
+
+def _in_a_figures_clause(toks: list[Tok], k: int, text: str) -> bool:
+    """Whether the word ``toks[k]`` is said in one clause with the number nearest it, no
+    punctuation between: "at peak they emit ~2.4M", "220 requests/s at the evening peak";
+    not "(avg hour, not peak)", "8pm (that's their peak), ~60 rps", nor before a multiple
+    ("the peak hour comes in at 2.5x the mean": the ratio's own peak word)."""
+    word = toks[k]
+    after = next((t for t in toks[k + 1 :] if t.type in _ANCHORS), None)
+    before = next((t for t in reversed(toks[:k]) if t.type in _ANCHORS), None)
+    after = after if after is not None and after.type == "NUM" else None  # not "2.5x the mean"
+    before = before if before is not None and before.type == "NUM" else None
+    gaps = [text[word.end : after.start]] if after is not None else []
+    gaps += [text[before.end : word.start]] if before is not None else []
+    return any(gap and not _CLAUSE_MARKS.intersection(gap) for gap in gaps)

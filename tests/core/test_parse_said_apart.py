@@ -836,3 +836,22 @@ def test_the_calls_per_member_said_after_per_and_the_shift_said_before_the_rate(
     got = parse("100 agents, 10-hr shifts, each agent takes ~4 tickets/hr. Per ticket we do "
                 "2 LLM calls. 1k in / 200 out, glm-5", catalog).fields
     assert got["requests_per_day"] == pytest.approx(100 * 10 * 4 * 2)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "at peak they push ~90 requests/s, peak-to-average about 3",
+        "~90 requests/s at the lunchtime peak, with a peak-to-average of about 3",
+    ],
+)
+def test_a_peak_word_a_few_words_from_its_rate_makes_it_the_peak(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"qwen3-32b on h200: {said}. 1k in / 200 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(30 * 86400)
+
+
+def test_a_peak_word_in_an_aside_of_its_own_marks_no_figure(catalog: Catalog) -> None:
+    got = parse("kimi k3 on gb200, 2M output tokens an hour (avg hour, not peak)", catalog).fields
+    assert "peak_to_average" not in got
