@@ -178,6 +178,7 @@ def share_of_peak(reading: Reading) -> int | None:
     said = " ".join(found.group().split())
     reading.values["peak_to_average"] = ratio
     reading.understood.append(f"peak {ratio:.3g}x the average ← '{said}'")
+    reading.sources["peak_to_average"] = said
     back = found.groupdict().get("back") or found.group().lower().endswith(
         ("that", "this", "it", "disso", "eso", "questo", "det", "davon", "ça", "cela")
     )
@@ -405,7 +406,9 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
         reading.values[name] = round(mean) if name == "concurrency" else mean
         if name != "concurrency":
             _say_average(reading, peak_said, f"{compact(mean)} {unit} on average ← '{mean_said}'")
-        if ratio is not None and means and _stale(ratio, peak, means):
+        if ratio is not None and means and (
+            _stale(ratio, peak, means) or _said_after(reading, mean_said, ratio, peak / mean)
+        ):
             reading.assume(f"the {ratio:g}x peak-to-average said went with an earlier average")
             ratio = None  # "avg 30, so p2a 3 … correction — avg is 45": the ratio went with 30
             reading.understood[:] = [u for u in reading.understood if "x the average ←" not in u]
@@ -429,6 +432,17 @@ def _resolve(reading: Reading, name: str, sides: dict[str, list[tuple[float, str
     if name != "concurrency":
         reading.steady_peaks[name] = peak_said
         reading.assume(steady(peak_said))
+
+
+def _said_after(reading: Reading, mean_said: str, ratio: float, quotient: float) -> bool:
+    """Whether the average's figure, said after the ratio, disagrees with it ("the average
+    is roughly a quarter of that" … "dashboard shows avg ≈ 50k tok/s, so more like a
+    third"): the later figure is the last word."""
+    said = reading.sources.get("peak_to_average")
+    if not said or abs(quotient - ratio) <= 0.05 * ratio:
+        return False
+    at, mean_at = reading.text.find(said), reading.text.rfind(mean_said)
+    return 0 <= at < mean_at
 
 
 def _stale(ratio: float, peak: float, means: list[tuple[float, str]]) -> bool:

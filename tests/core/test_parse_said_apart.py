@@ -855,3 +855,13 @@ def test_a_peak_word_a_few_words_from_its_rate_makes_it_the_peak(
 def test_a_peak_word_in_an_aside_of_its_own_marks_no_figure(catalog: Catalog) -> None:
     got = parse("kimi k3 on gb200, 2M output tokens an hour (avg hour, not peak)", catalog).fields
     assert "peak_to_average" not in got
+
+
+def test_an_average_figure_said_after_a_stated_share_of_the_peak_gives_the_ratio(
+    catalog: Catalog,
+) -> None:
+    got = parse("gpt-oss-120b: peak ~120k output tokens/s and the average is about half of "
+                "that.\nchecked the export: avg ≈ 30k output tok/s, so more like a quarter",
+                catalog).fields
+    assert got["peak_to_average"] == pytest.approx(4.0)
+    assert got["output_tokens_per_day"] == pytest.approx(30e3 * 86400)
