@@ -402,6 +402,8 @@ def _share(text: str, t: Tok) -> Factor | None:
         return None  # "expect 6% month-over-month growth", "8% annual growth"
     if _GROWING.search(text, max(0, t.start - 20), t.start):
         return None  # "expecting that to grow 40% quarter over quarter"
+    if words[:1] == ["of"] and "peak" in words[1:4]:
+        return None  # "the average is about 40% of that peak hour": a ratio, not who asks
     if words[:2] == ["of", "capacity"] or (words[:1] and words[0] in _NOT_SHARES):
         return None  # "the peak sits at 70% of capacity": a utilization, not who asks
     if _MIX_BEFORE.search(text, max(0, t.start - 12), t.start):

@@ -865,3 +865,10 @@ def test_an_average_figure_said_after_a_stated_share_of_the_peak_gives_the_ratio
                 catalog).fields
     assert got["peak_to_average"] == pytest.approx(4.0)
     assert got["output_tokens_per_day"] == pytest.approx(30e3 * 86400)
+
+
+def test_a_share_of_the_peak_hour_is_no_share_of_the_users(catalog: Catalog) -> None:
+    got = parse("glm-5: in the busiest hour ~5,000 users are online; over the day the "
+                "average is about 50% of that peak hour. 1k in / 100 out", catalog).fields
+    assert "requests_per_day" not in got
+    assert got["peak_to_average"] == 2.0
