@@ -543,6 +543,8 @@ def _number(raws: list[Raw], i: int, refused: list[str]) -> tuple[Tok, int]:
             if w in numbers.NUMBER_WORDS or w in numbers.FRACTIONS:
                 if run and not numbers.extends(run, w):
                     break
+                if w in numbers.FRACTIONS and _whole_periods(run, w, raws, j + 1):
+                    break  # "twelve quarters", "four quarters": a term's quarters, no fraction
                 run.append(w)
             elif (
                 run
@@ -603,6 +605,14 @@ def _quantified(raws: list[Raw], k: int, tok: Tok, out: list[Tok], unclear: list
     unclear.append(f"'{text}' is no figure I can size: say how many, e.g. '300k requests a day'")
     return Tok(BREAK, text, None, start, tok.end)
 
+
+
+def _whole_periods(run: list[str], word: str, raws: list[Raw], j: int) -> bool:
+    """Whether ``word`` counts whole quarters (or halves, thirds) of the number before it:
+    "twelve quarters" are twelve, not three, unless a scale follows ("five quarters of a
+    million"); "three quarters" stays 0.75."""
+    whole = numbers.words([w for w in run if w])
+    return whole is not None and whole * numbers.FRACTIONS[word] >= 1 and not _scaled(raws, j)
 
 
 def _continues(raws: list[Raw], j: int) -> bool:

@@ -1935,3 +1935,11 @@ def test_a_share_to_plan_at_said_after_the_utilization_is_the_plan(catalog: Cata
     got = parse("glm-5 on b200, 2M req/day, 2k in / 300 out, we assumed 85% util.\n"
                 "customer pushed back, so let's plan for 60% instead", catalog).fields
     assert got["planned_utilization"] == 0.6
+
+
+@pytest.mark.parametrize(("said", "months"), [("twelve (12) quarters", 36), ("four quarters", 12)])
+def test_a_term_in_quarters_said_in_words_counts_whole_quarters(
+    catalog: Catalog, said: str, months: int
+) -> None:
+    got = parse(f"Kimi K2, 150M output tokens a day. Term: {said}.", catalog).fields
+    assert got["term_months"] == months
