@@ -9,6 +9,8 @@ answer"). Fillers are dropped and runs of ``BREAK`` collapse to one.
 
 from __future__ import annotations
 
+import re
+
 from core.parse import numbers
 from core.parse.lexicon import BREAK, FILLER
 from core.parse.terminals import Tok
@@ -232,7 +234,7 @@ def combine(lex: list[Tok]) -> list[Tok]:
                     out.append(_merge("MONEY", lex[i : i + 3], t.value + cents.value / 100))
                     i += 3
                     continue
-                out.append(_merge("MONEY", lex[i : i + 2], t.value))
+                out.append(_whole(_merge("MONEY", lex[i : i + 2], t.value), t))
                 i += 2
                 continue
             out.append(t)
@@ -243,7 +245,7 @@ def combine(lex: list[Tok]) -> list[Tok]:
             i += 2
             continue
         if kind == "MONEYWORD" and at(i + 1) == "NUM":
-            out.append(_merge("MONEY", lex[i : i + 2], lex[i + 1].value))
+            out.append(_whole(_merge("MONEY", lex[i : i + 2], lex[i + 1].value), lex[i + 1]))
             i += 2
             continue
         if kind == "INS" and i > 0 and lex[i - 1].type == "NUM":
@@ -851,6 +853,18 @@ def _per(lex: list[Tok], i: int, out: list[Tok]) -> tuple[Tok, int] | None:
             return _merge("PER_MILLION", lex[i : j + 1], None), j + 1
         return _merge("PER_TIME", lex[i : j + 1], "minute"), j + 1
     return None
+
+
+_DOT_THOUSAND = re.compile(r"\d{1,3}\.000")
+
+
+def _whole(money: Tok, number: Tok) -> Tok:
+    """A sum said with a dot before three zeros ("USD 22.000 al mes"): a thousands dot, as
+    Spanish, German and Portuguese write it; cents take two digits, never three."""
+    if _DOT_THOUSAND.fullmatch(number.text) and isinstance(money.value, float):
+        money.value *= 1000
+        money.note = f"'{money.text}' read as {money.value:,.0f} (the dot groups thousands)"
+    return money
 
 
 def _merge(kind: str, parts: list[Tok], value: float | str | None, *, flag: bool = False) -> Tok:

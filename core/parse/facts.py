@@ -751,6 +751,10 @@ def _fx(r: Reading, m: Match, toks: list[Tok]) -> None:
 
 def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, unit = _num(m.toks, "MONEY"), _unit(m.toks)
+    money = next(t for t in m.toks if t.type == "MONEY")
+    if unit in ("month", "year") and _DOTTED_SUM.search(money.text) and not money.note:
+        value *= 1000  # "USD 14.600 al mes": a month's lease is thousands, not $14.60
+        r.assume(f"'{money.text}' read as {value:,.0f} (the dot groups thousands)")
     beside = [toks[k] for k in (m.first - 1, m.last + 1) if 0 <= k < len(toks)]
     per_request = next((t for t in beside if t.type == "PER_REQ"), None)
     if unit is None and per_request is not None:
@@ -820,8 +824,11 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     r.put("price_per_gpu_hour", value, f"${value:.2f}/GPU-hour")
 
 
+_DOTTED_SUM = re.compile(r"(?<![\d.,])[1-9]\d{0,2}\.\d{3}$")
+"""A sum written with a thousands dot ("14.600"), as Spanish, German and Portuguese do."""
 _PER_NODE = re.compile(
-    r"\s*(?:/|per|a|an)\s*(?:node|box|server|machine|host)(?:[\s-]*(?:hour|hr|h))?\b"
+    r"\s*(?:/|per|a|an|por|par|pro|je)\s*(?:node|box|server|machine|host|servidor|nodo|serveur"
+    r"|nœud|knoten)(?:[\s-]*(?:hour|hr|h))?\b"  # Spanish "USD 22.000 al mes por servidor"
     r"|\s*(?:per|a|an)\s+(?:8|four|eight|4)[\s-]*gpu\s+(?:[\w-]+\s+){0,2}?(?:node|box|server)\b"
     r"|\s*(?:per|a|an)\s+\d+\s*[x×]\s*(?:[\w-]+\s+){1,2}?(?:node|box|server)\b",
     re.IGNORECASE,

@@ -46,7 +46,11 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "peak peaks peaky peaking peaked burst bursts bursting spikes spike spiking busiest spiky "
         "spikey bursty pk",
     ),
-    "NODES": ("", "node nodes server servers box boxes host hosts machine machines rack racks"),
+    "NODES": (
+        "",
+        "node nodes server servers box boxes host hosts machine machines rack racks "
+        "servidor servidores nodo nodos serveur serveurs nœud nœuds knoten",  # "3 servidores de 8×"
+    ),
     "CENTS": ("", "cents cent ¢"),
     "FXWORD": (
         "",

@@ -1363,3 +1363,14 @@ def test_a_yearly_growth_in_french_or_italian_is_compounded_to_a_month(
 ) -> None:
     got = parse(f"Qwen3-32B sur H200, 500k req/day, 1k in 200 out, {said}", catalog).fields
     assert got["monthly_growth"] == pytest.approx(1.4 ** (1 / 12) - 1)
+
+
+def test_a_spanish_quote_per_server_with_a_thousands_dot_is_split_over_its_gpus(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("Cotización: 2 servidores de 8× H200, Llama 3.1 70B, concurrencia 64, "
+                   "USD 14.600 al mes por servidor, plazo de 2 años", catalog)
+    got = parsed.fields
+    assert got["gpus"] == 16
+    assert got["price_per_gpu_hour"] == pytest.approx(14_600 / 8 / 730)
+    assert any("the dot groups thousands" in a for a in parsed.assumed)
