@@ -36,6 +36,7 @@ from core.parse.deployments import (
 from core.parse.discounts import discounted
 from core.parse.facts import Reading, read
 from core.parse.grammar import matches
+from core.parse.hypotheticals import hypotheticals_set_aside
 from core.parse.keyvalue import Pairs, read_pairs
 from core.parse.later import later
 from core.parse.leftovers import unread_additions
@@ -120,6 +121,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     plain = spelled_out(plain)
     plain, as_of = dates(plain)
     plain = blank_references(plain)
+    plain, what_ifs = hypotheticals_set_aside(plain)
     if " of " in plain:
         plain = _TOKENS_OF.sub(lambda m: m["t"] + " " * len(m["what"]) + m["side"], plain)
     if "R$" in plain:
@@ -138,6 +140,8 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
         reading.assume(f"only the {one[1]} line read: the other models' lines stay where they run")
     if target_column is not None:
         reading.assume(target_column)
+    for note in what_ifs:
+        reading.assume(note)
     if workload is not None:
         reading.assume(workload)
         if "model" not in reading.values or not reading.gpu_ids:

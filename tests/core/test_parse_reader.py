@@ -1943,3 +1943,19 @@ def test_a_term_in_quarters_said_in_words_counts_whole_quarters(
 ) -> None:
     got = parse(f"Kimi K2, 150M output tokens a day. Term: {said}.", catalog).fields
     assert got["term_months"] == months
+
+
+def test_a_what_if_the_message_sets_aside_changes_neither_term_nor_price(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("4x H200, Qwen3-32B, batch 32, $3.20/GPU-hr on 24 months. If they go to "
+                   "36 months we could do $2.90, but quote it as-is for now.", catalog)
+    got = parsed.fields
+    assert (got["term_months"], got["price_per_gpu_hour"]) == (24, 3.20)
+    assert any("a what-if, set aside" in a for a in parsed.assumed)
+
+
+def test_a_count_of_nodes_wanted_counts_the_gpus_of_the_node_said(catalog: Catalog) -> None:
+    got = parse("8-GPU H200 nodes at $25,000/node/month, they want 3 nodes on 24 months. "
+                "Llama 3.1 70B, 96 concurrent", catalog).fields
+    assert got["gpus"] == 24

@@ -1,0 +1,36 @@
+"""A what-if the message itself sets aside: "(If they later stretch to 30 months we'd drop to
+$33k, but price it as-is for now.)".
+
+Deal talk is full of conditional offers. When the writer says to price the deal as it
+stands, the offer's figures (its term, its price) are no part of the scenario: read, they
+would replace the term and price said before them. The conditional clause is blanked
+(spaces, so what follows keeps its place) before the tokenizer sees it, and said back.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SET_ASIDE = re.compile(
+    r"(?P<what>\b(?:if|should|in\s+case)\s+(?:they|we|the\s+customer|the\s+client)\b"
+    r"(?:[^.;!?()\n]|(?<=\d)\.(?=\d)){3,160}?)"  # "$2.90": a decimal point ends no clause
+    r",?\s*(?:but|though|however)\s*,?\s*(?:(?:let'?s|please|pls|just|we|i'?d)\s+)?"
+    r"(?:price|quote|size|cost|run)\s+(?:it|this|the\s+deal|the\s+scenario)?\s*"
+    r"(?:as[\s-]is|as\s+(?:it\s+)?stands|as\s+(?:stated|quoted|written)|for\s+now|at\s+list"
+    r"|on\s+the\s+current\s+terms)",
+    re.IGNORECASE,
+)
+
+
+def hypotheticals_set_aside(text: str) -> tuple[str, list[str]]:
+    """``text`` with each what-if set aside blanked, and what is said of each."""
+    if " if " not in text.lower() and "(if " not in text.lower():
+        return text, []
+    notes: list[str] = []
+
+    def blank(m: re.Match[str]) -> str:
+        what = " ".join(m["what"].split())
+        notes.append(f"'{what}': a what-if, set aside as asked")
+        return " " * len(m["what"]) + m.group()[len(m["what"]) :]
+
+    return _SET_ASIDE.sub(blank, text), notes
