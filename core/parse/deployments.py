@@ -193,12 +193,13 @@ _GPUS_A_NODE = re.compile(
 """The GPUs of one node said apart from any count: "(8 GPUs/node)", "8 GPUs per node",
 "(8/node)"."""
 _N_NODES = re.compile(
-    r"(?:[,;:(]|[.!?]\s|^)\s*(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
-    r"(?:nodes|boxes|servers)(?:\s+of\s+[\w-]+)?\s*(?=[,;.()])",
+    r"(?:[,;:(]|[.!?]\s|^|\b(?:want|wants|need|needs|take|takes|order|lease|get|with)\s)"
+    r"\s*(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
+    r"(?:nodes|boxes|servers)(?:\s+of\s+[\w-]+)?\s*(?=[,;.()]|\s+(?:on|for|over|at)\b)",
     re.IGNORECASE | re.MULTILINE,
 )
-"""A count of nodes said on its own after the node ("per 8-GPU H200 node, 2 nodes, …") or
-before it ("2 nodes of h200 (8/node)")."""
+"""A count of nodes said on its own after the node ("per 8-GPU H200 node, 2 nodes, …",
+"they want 4 nodes on 18 months") or before it ("2 nodes of h200 (8/node)")."""
 _SUCH_NODES = re.compile(
     r"\b(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
     r"(?:such|of\s+(?:those|these|them))\s+(?:nodes|boxes|servers|machines)\b",
