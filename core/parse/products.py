@@ -191,6 +191,8 @@ class Factor:
     end: int = -1
     """Where its words end in the text, when they take in a figure of their own ("40
     completions/hr x 8 working hrs"): a figure before it is no factor of its own."""
+    shown: str | None = None
+    """How it is said back, when not by ``said`` alone (frequencies added up)."""
 
 
 def multiply(reading: Reading, counts: list[Tok]) -> None:
@@ -260,6 +262,8 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
                 Factor(count, chain[0].noun, None, chain[0].period, later_people.group()),
                 *chain[1:],
             ]
+    if len(chain) == 2:
+        _add_siblings(text, counts, chain)
     if len(chain) > 1:
         chain[0] = _counted_again(text, counts, chain, daily_users, reading)
     people = chain[0]
@@ -292,7 +296,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
                 reading.assume(t.note)
     rate /= period
     reading.match = None
-    said = "' × '".join(f.said for f in chain)
+    said = "' × '".join(f.shown or f.said for f in chain)
     reading.put("requests_per_day", rate, f"{compact(rate)} requests/day", said)
     firsts = tuple(f"'{f.said.split()[0]} " for f in chain)
     reading.ambiguities[:] = [  # "'150,000 daily': tokens or requests?" asked of a factor
@@ -474,6 +478,45 @@ def _factor(text: str, t: Tok) -> Factor | None:
         return None  # "2M requests/day" beside "3k seats" is the total, not each one's
     taken = end if times_hours is not None else -1
     return Factor(value, noun, per, period, _said(text, t.start, end), taken)
+
+
+_PLUS = re.compile(
+    r"[^.;!?\n]{0,40}?(?:\bplus\b|\band\b|\+|\bon\s+top\b)[^\d.;!?\n]{0,12}$", re.IGNORECASE
+)
+
+
+def _sibling(text: str, factor: Factor, chain: list[Factor]) -> bool:
+    """Whether ``factor`` is a second frequency of the chain's members, said beside the
+    first with "plus" ("8,500 devs, ~150 completions per dev per day … plus ~20 chat turns
+    per dev per day"): counted per the same member over the same time."""
+    if len(chain) != 2 or factor.per is None or factor.per in ("each",):
+        return False
+    first, people = chain[1], chain[0]
+    if factor.per != first.per or factor.period != first.period or factor.noun == first.noun:
+        return False
+    if not people.noun.rstrip("s").startswith(factor.per.rstrip("s")[:3]):
+        return False
+    at, since = text.find(factor.said), text.find(first.said) + len(first.said)
+    return 0 <= since <= at and _PLUS.match(text, since, at) is not None
+
+
+def _add_siblings(text: str, counts: list[Tok], chain: list[Factor]) -> None:
+    """The chain's frequency with its siblings said after it added in ("150 completions
+    per dev per day (1,800 in / 60 out) plus ~20 chat turns per dev per day")."""
+    after = text.find(chain[1].said) + len(chain[1].said)
+    for t in counts:
+        if t.start < after or not isinstance(t.value, float) or t.type == "PCT":
+            continue
+        factor = _factor(text, t)
+        if factor is not None and _sibling(text, factor, chain):
+            chain[1] = _summed(chain[1], factor)
+            after = t.end
+
+
+def _summed(first: Factor, second: Factor) -> Factor:
+    shown = f"{first.shown or first.said}' + '{second.said}"  # said stays findable in the text
+    value = first.value + second.value
+    return Factor(value, first.noun, first.per, first.period, first.said, second.end, shown)
 
 
 def _restates(factor: Factor, before: Factor) -> bool:

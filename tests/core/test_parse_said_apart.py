@@ -872,3 +872,10 @@ def test_a_share_of_the_peak_hour_is_no_share_of_the_users(catalog: Catalog) -> 
                 "average is about 50% of that peak hour. 1k in / 100 out", catalog).fields
     assert "requests_per_day" not in got
     assert got["peak_to_average"] == 2.0
+
+
+def test_two_frequencies_of_one_member_said_with_plus_are_added(catalog: Catalog) -> None:
+    parsed = parse("2,000 analysts, ~30 searches per analyst per day (900 in / 80 out) plus ~10 "
+                   "report drafts per analyst per day (4k in / 900 out). gpt-oss-120b", catalog)
+    assert parsed.fields["requests_per_day"] == pytest.approx(2_000 * 40)
+    assert any("' + '" in u for u in parsed.understood)
