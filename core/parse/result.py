@@ -312,6 +312,8 @@ def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
     if reading.gpu_count and _CAPACITY_ASKED.search(reading.text):
         return "scenario"  # "if we lease 24 H200s …, how many concurrent users could we support?"
     if any(values.get(k) is not None for k in DEMAND):
+        if want is None and not named and not _ASKS_A_SIZING.search(reading.text):
+            return "unknown"  # "alert on TTFT p95 > 2 s", "page loads are like 8s": chatter
         return "traffic"  # targets or growth with no volume yet: a sizing that asks for it
     asked = want is None and reading.gpu_ids and values.get("model") is not None
     if asked and _ASKS_ABOUT.search(reading.text):
@@ -329,6 +331,13 @@ def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
     return "unknown"  # GPUs alone ("what about GB300?", "4 nodes of B200") are no deployment
 
 
+_ASKS_A_SIZING = re.compile(
+    r"\b(?:siz(?:e|ed|es|ing)|quote|pric(?:e|ed|es|ing)|gpus?|capacity|deployment|workload|traffic"
+    r"|requirements?|sla|slo|need|needs|must|shall|target|want|wants|customer|client|rfp"
+    r"|minimum|at\s+least|correction|corrected)\b",
+    re.IGNORECASE,
+)
+"""Words of a sizing ask: targets said with none of them, and no model or GPU, are talk."""
 _SIZING_ASKED = re.compile(
     r"\b(?:self[\s-]?host(?:ed|ing)?|ballpark|how\s+many\s+gpus|size\s+(?:it|this|them)"
     r"|(?:requests|queries|calls)\s+(?:a|per)\s+day|traffic\s+is|beat\s+(?:it|the|our|their))\b",

@@ -370,3 +370,21 @@ def test_price_book_default_term_is_said_for_traffic(catalog: Catalog) -> None:
     assert "assumed a 36-month term (the price book's default)" in parsed.assumed
     # the price is the answer's to say, once (core.pricing), not the reading's
     assert not any("GPU-hour" in a for a in parsed.assumed)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["postmortem: add an alert when TTFT p99 > 3 s, owner Dana", "dashboards crawling, ~6s loads"],
+)
+def test_a_latency_in_chatter_with_no_model_gpu_or_ask_is_nothing_to_size(
+    catalog: Catalog, said: str
+) -> None:
+    assert parse(said, catalog).kind == "unknown"
+
+
+def test_a_latency_target_with_no_model_yet_is_a_sizing_that_asks_for_more(
+    catalog: Catalog,
+) -> None:
+    assert parse("the customer needs TTFT under 2 s and 40 tok/s per user", catalog).kind == (
+        "traffic"
+    )
