@@ -1,4 +1,5 @@
-"""Names ruled out: "bf16 — they won't accept fp8", "no H100s", "fp8 is rejected".
+"""Names ruled out: "bf16 — they won't accept fp8", "no H100s", "fp8 is rejected", "FP8 (they
+don't want FP4 quality risk)".
 
 A precision or a GPU said only to refuse it is no choice; read as one, it is a second
 value for the field and, said last, the one used. The refused name is dropped and the
@@ -20,7 +21,8 @@ _RULED = frozenset({"PRECISION", "GPU"})
 _REFUSED_BEFORE = re.compile(
     r"(?:\bno|\bnot|\bnever|\bwithout|\bavoid|\bexcept|\brather\s+than|\binstead\s+of"
     r"|\banything\s+but|\bwon'?t\s+(?:accept|take|use|do|go\s+with)"
-    r"|\b(?:can(?:no|')t|cannot|don'?t|do\s+not)\s+(?:accept|take|use|do|go\s+with)"
+    r"|\b(?:can(?:no|')t|cannot|don'?t|do\s+not|doesn'?t|does\s+not)\s+(?:accept|take|use|do"
+    r"|go\s+with|want|trust|like)"
     r"|\brefuses?|\brejects?|\brejected|\bruled\s+out)\s+(?:the\s+|any\s+)?$",
     re.IGNORECASE,
 )
@@ -30,6 +32,7 @@ _REFUSED_AFTER = re.compile(
     re.IGNORECASE,
 )
 _CUES = ("no", "not", "never", "without", "avoid", "except", "rather", "instead", "but", "won")
+_CUES += ("don't", "dont", "doesn't")
 _CUES_AFTER = ("reject", "out", "table", "no-go", "no go", "not ")
 
 

@@ -119,6 +119,7 @@ def test_a_correction_of_a_figure_said_earlier_leaves_the_one_beside_it(
         "Qwen3-235B, bf16 please, no fp8",
         "Qwen3-235B in bf16; fp8 is rejected by their evals",
         "Qwen3-235B, bf16, not fp8",
+        "Qwen3-235B in bf16 (they don't want fp8 accuracy risk)",
     ],
 )
 def test_a_refused_precision_is_no_choice(catalog: Catalog, text: str) -> None:
