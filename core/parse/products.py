@@ -66,6 +66,7 @@ _NOT_COUNTS = frozenset(
     | {"million", "billion", "thousand", "in", "out", "input", "output", "concurrent", "x"}
     | {"hundreds", "thousands", "millions", "billions", "dozens"}
     | {"reasoning", "thinking", "context"}
+    | {"sequences", "seqs", "streams", "slots"}  # "192 sequences across the cluster": a batch
 )
 """Words after a number that make it a length, a rate or hardware, never a population."""
 _LENGTH_BEFORE = re.compile(
@@ -380,7 +381,7 @@ def _plural_at(nouns: list[str], head: list[str]) -> int | None:
     after one word naming its kind ("100k agent runs a day"); a plural acronym ("1,400
     PRs") is one however short."""
     for k, noun in enumerate(nouns):
-        if _ACRONYMS.match(head[k]):
+        if _ACRONYMS.match(head[k]) and noun not in _NOT_COUNTS:  # "24 GPUs": no population
             return k
         if noun in _KINDS_OF and k + 1 < len(nouns) and nouns[k + 1].endswith("s"):
             continue  # "1,800 sales reps": the reps are counted, "sales" says which

@@ -880,3 +880,11 @@ def test_two_frequencies_of_one_member_said_with_plus_are_added(catalog: Catalog
                    "report drafts per analyst per day (4k in / 900 out). gpt-oss-120b", catalog)
     assert parsed.fields["requests_per_day"] == pytest.approx(2_000 * 40)
     assert any("' + '" in u for u in parsed.understood)
+
+
+@pytest.mark.parametrize("count", ["= 24 GPUs", "192 sequences across the cluster"])
+def test_gpus_or_sequences_are_no_population_for_a_share(catalog: Catalog, count: str) -> None:
+    parsed = parse(f"- 3 × HGX B200 (8 GPUs each)\n- {count}\n- batch 192\n"
+                   "- Utilization: ~70% during business hours\n- DeepSeek-V3, $5.50/GPU-hr", catalog)
+    assert parsed.kind == "scenario"
+    assert "requests_per_day" not in parsed.fields
