@@ -31,8 +31,10 @@ _REFUSED_AFTER = re.compile(
     r"|not\s+(?:ok|okay|acceptable|allowed|an\s+option|possible|available|feasible|an?\s+fit))\b",
     re.IGNORECASE,
 )
-_CUES = ("no", "not", "never", "without", "avoid", "except", "rather", "instead", "but", "won")
-_CUES += ("don't", "dont", "doesn't")
+_CUES = (
+    *("no", "not", "never", "without", "avoid", "except", "rather", "instead", "but", "won"),
+    *("don't", "dont", "doesn't"),
+)
 _CUES_AFTER = ("reject", "out", "table", "no-go", "no go", "not ")
 
 

@@ -387,7 +387,7 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
         if "utilization" in fields and not reading.quoted_utilization:
             # a fleet's utilization is the sizing's planned one, unless said with a price
             fields["planned_utilization"] = fields.pop("utilization")
-            notes.extend(_planned_later(reading, fields))
+            notes.extend(_planned_later(reading, fields, "planned_utilization"))
         if ids:
             fields["gpus"] = tuple(ids)
         if count is not None:
@@ -400,24 +400,51 @@ def project(reading: Reading, pairs: Pairs, kind: str) -> tuple[dict[str, Any], 
             notes.append(f"several GPUs named ({', '.join(ids)}): using {chosen}")
     if count is not None:
         fields["gpus"] = count
+    if "utilization" in fields:
+        notes.extend(_planned_later(reading, fields, "utilization"))
     if fields.get("term_months") == 0:
         del fields["term_months"]
     return fields, notes
 
 
-def _planned_later(reading: Reading, fields: dict[str, Any]) -> list[str]:
-    """A share to plan at said after the utilization read ("our 80% util assumption …
-    ok plan at 55% then"): the last one said is the plan."""
+def _planned_later(reading: Reading, fields: dict[str, Any], name: str) -> list[str]:
+    """A share to plan at or to use, said after the utilization read ("our 80% util
+    assumption … ok plan at 55% then", "~70% during business hours; use 55% blended",
+    "~90% in the peak hour but ~40% averaged over the day — use the daily average"): the
+    last one said is the one to use."""
     said = reading.sources.get("utilization")
-    at = reading.text.find(said) if said else -1
-    plans = [m for m in _PLAN_FOR.finditer(reading.text) if m.start() > at >= 0]
-    if not plans or not 0 < float(plans[-1]["pct"]) <= 100:
+    facts = [m for _, m in reading.history.get("utilization", []) if m is not None]
+    if not said or not facts:
         return []
-    share = float(plans[-1]["pct"]) / 100
-    if share == fields["planned_utilization"]:
+    at = facts[-1].toks[-1].end
+    plans = [m for m in _PLAN_FOR.finditer(reading.text) if m.start() > at]
+    plans += [m for m in _USE_SHARE.finditer(reading.text) if m.start() > at]
+    pct = max(plans, key=lambda m: m.start())["pct"] if plans else None
+    words = max(plans, key=lambda m: m.start()).group() if plans else ""
+    if pct is None and _USE_AVERAGE.search(reading.text, at):
+        averaged = _AVERAGED_SHARE.search(reading.text, at)  # "~40% averaged over the day"
+        pct, words = (averaged["pct"], averaged.group()) if averaged else (None, "")
+    if pct is None or not 0 < float(pct) <= 100:
         return []
-    fields["planned_utilization"] = share
-    return [f"planned utilization {plans[-1]['pct']}% ← '{plans[-1].group()}', said after '{said}'"]
+    share = float(pct) / 100
+    if share == fields[name]:
+        return []
+    fields[name] = share
+    return [f"{name.replace('_', ' ')} {pct}% ← '{' '.join(words.split())}', said after '{said}'"]
+
+
+_USE_SHARE = re.compile(
+    r"\b(?:use|using|go\s+with|take|assume)\s+(?:~\s*|about\s+|roughly\s+)?(?P<pct>\d{1,3})\s*%"
+    r"(?!\s*(?:off|discount|of\s+(?:the|that|it)))",
+    re.IGNORECASE,
+)
+_USE_AVERAGE = re.compile(
+    r"\b(?:use|using|take|go\s+with)\s+the\s+(?:daily\s+|blended\s+|24h\s+)?(?:average|avg|mean)\b",
+    re.IGNORECASE,
+)
+_AVERAGED_SHARE = re.compile(
+    r"(?P<pct>\d{1,3})\s*%\s+(?:averaged|on\s+average|average|avg|blended)\b", re.IGNORECASE
+)
 
 
 _TODAY = re.compile(

@@ -1959,3 +1959,19 @@ def test_a_count_of_nodes_wanted_counts_the_gpus_of_the_node_said(catalog: Catal
     got = parse("8-GPU H200 nodes at $25,000/node/month, they want 3 nodes on 24 months. "
                 "Llama 3.1 70B, 96 concurrent", catalog).fields
     assert got["gpus"] == 24
+
+
+@pytest.mark.parametrize(
+    ("said", "share"),
+    [
+        ("utilization ~75% in business hours, lower at night; use 50% blended", 0.5),
+        ("utilization ~95% at the peak but ~35% averaged over the day; use the daily average",
+         0.35),
+    ],
+)
+def test_the_utilization_to_use_said_after_another_is_the_one_used(
+    catalog: Catalog, said: str, share: float
+) -> None:
+    got = parse(f"16x H200, Llama 3.1 70B, batch 96, $2.80/GPU-hr, 24 months. {said}",
+                catalog).fields
+    assert got["utilization"] == share
