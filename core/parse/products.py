@@ -637,10 +637,40 @@ def _members_of(reading: Reading, counts: list[Tok], at: int, said: str) -> Fact
         count = numbers.digits(of_the["n"])
         words = " ".join(of_the.group().split())
         return Factor(count, "members", None, None, words) if count and count >= 2 else None
+    per = _PER_MEMBER.match(reading.text, at + len(said))
+    if per is not None:  # "avg 25 rpm per tenant across 400 tenants"
+        return _members_named(reading, counts, at, per)
     each = _EACH_MAKES.search(reading.text, max(0, at - 40), at)
     if each is None and EACH_AFTER.match(reading.text, at + len(said)) is None:
         return None
     return _members_before(reading, counts, at)
+
+
+_PER_MEMBER = re.compile(
+    r"\s*(?:on\s+average\s+)?(?:per|each|a)\s+(?P<noun>(?!day|hour|minute|second|month|week|year"
+    r"|gpu|node|request|call|user\b)[a-z]{3,}?)s?\b"
+    r"(?:\s+(?:across|for|over|among|x|×|times)\s+(?:the\s+|all\s+|our\s+|their\s+)?"
+    r"(?P<n>\d[\d,.]*\s*[kK]?)\s+(?P<many>[a-z]{3,})\b)?",
+    re.IGNORECASE,
+)
+"""A rate said per member, maybe with the members after it: "25 rpm per tenant across
+400 tenants"."""
+
+
+def _members_named(
+    reading: Reading, counts: list[Tok], at: int, per: re.Match[str]
+) -> Factor | None:
+    """The members a per-member rate counts: said after it ("across 400 tenants") or
+    counted before it ("400 tenants, avg 25 rpm per tenant"), of the same noun."""
+    noun = per["noun"].lower()
+    if per["n"] and per["many"].lower().rstrip("s").startswith(noun[:4]):
+        value = numbers.amount(per["n"].replace(" ", ""))
+        words = " ".join(per.group().split())
+        return Factor(value, per["many"], None, None, words) if value and value >= 2 else None
+    people = _members_before(reading, counts, at)
+    if people is None or not people.noun.lower().rstrip("s").startswith(noun[:4]):
+        return None
+    return people
 
 
 def _members_before(reading: Reading, counts: list[Tok], at: int) -> Factor | None:

@@ -885,6 +885,17 @@ def test_two_frequencies_of_one_member_said_with_plus_are_added(catalog: Catalog
 @pytest.mark.parametrize("count", ["= 24 GPUs", "192 sequences across the cluster"])
 def test_gpus_or_sequences_are_no_population_for_a_share(catalog: Catalog, count: str) -> None:
     parsed = parse(f"- 3 × HGX B200 (8 GPUs each)\n- {count}\n- batch 192\n"
-                   "- Utilization: ~70% during business hours\n- DeepSeek-V3, $5.50/GPU-hr", catalog)
+                   "- Utilization: ~70% during business hours\n- DeepSeek-V3, $5.50/GPU-hr",
+                   catalog)
     assert parsed.kind == "scenario"
     assert "requests_per_day" not in parsed.fields
+
+
+@pytest.mark.parametrize(
+    "said", ["~12 rps per tenant across 50 tenants", "50 tenants, avg 12 rps per tenant"]
+)
+def test_a_rate_per_member_is_multiplied_by_the_members_counted(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"qwen3-32b on h200: {said}, 1k in / 150 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(12 * 50 * 86400)
