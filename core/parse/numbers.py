@@ -40,6 +40,8 @@ SCALES: dict[str, float] = {
     "million": 1e6,
     "b": 1e9,
     "bn": 1e9,
+    "bil": 1e9,  # "5 bil tokens/mo"
+    "bln": 1e9,
     "billion": 1e9,
     "billions": 1e9,
     "t": 1e12,

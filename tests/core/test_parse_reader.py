@@ -38,6 +38,7 @@ def read_as(text: str, catalog: Catalog, expected: Mapping[str, float | None]) -
         ("12 000", 12_000),
         ("50 lakh", 5_000_000),
         ("8 hundred thousand", 800_000),
+        ("1.2 bil", 1_200_000_000),
     ],
 )
 def test_numbers_in_words_and_local_styles_are_read(
