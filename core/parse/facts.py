@@ -103,6 +103,7 @@ class Reading:
     """Volumes and concurrency as read, with their facts: ``core.parse.peaks`` reads
     whether each was said at the peak or on average."""
     window_hours: int | None = None
+    output_share: float | None = None  # "3:1 input to output": the output's share of tokens
     """The hours a day a rate said per hour runs, when its peak came from them
     (``core.parse.volumes.over_a_window``)."""
     steady_peaks: dict[str, str] = field(default_factory=dict)

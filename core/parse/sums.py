@@ -39,6 +39,13 @@ _PART_WORDS = frozenset(
     | {"use case", "regions", "tenants", "clusters", "sites", "center"}
 )
 """Looked for before ``_PARTS``: most messages count no parts."""
+_TO_USE = re.compile(
+    r"\b(?:use|using|plan\s+(?:for|on|with)|size\s+(?:for|on|with)|go\s+with)\s+"
+    r"(?:the\s+|a\s+)?(?:~\s*|about\s+|roughly\s+)?$",
+    re.IGNORECASE,
+)
+"""Words before a volume that make it the one to size, not one more part."""
+_SIDED = re.compile(r"\b(?:out|output|outputs|completions?|generated)\b", re.IGNORECASE)
 _SIDES = re.compile(r"\b(?:peaks?|average|avg|mean|busiest|typical|normal)\b", re.IGNORECASE)
 _AVERAGE = frozenset({"average", "avg", "mean", "typical", "normal"})
 _VOLUMES = ("output_tokens_per_day", "requests_per_day")
@@ -66,6 +73,25 @@ def add_up(reading: Reading) -> None:
             continue  # the same figure twice is one volume, unless parts are counted out
         if _peak_or_average_among(reading, [m for _, m in said]):
             continue  # "each ~250 req/s at its own peak … global average 600 req/s"
+        chosen = [(v, m) for v, m in said if m is not None and _TO_USE.search(
+            reading.text, max(0, m.toks[0].start - 30), m.toks[0].start
+        )]
+        if len(chosen) == 1:  # "Ken's number was total tokens. For planning use 500M/day"
+            value, m = chosen[0]
+            assert m is not None
+            words = " ".join(reading.text[m.toks[0].start : m.toks[-1].end].split())
+            share = reading.output_share if not _SIDED.search(words) else None
+            if name == "output_tokens_per_day" and share is not None:
+                value *= share  # "… 3:1 input to output" … "use 500M tokens/day total, same ratio"
+                reading.understood[:] = [u for u in reading.understood if f"← '{words}'" not in u]
+                reading.understood.append(
+                    f"{compact(value)} {unit}: {share:.0%} of '{words}', split as the tokens "
+                    "said before it"
+                )
+            reading.values[name] = value
+            reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
+            reading.assume(f"'{words}' is said to be the one to use: the other {unit} not added")
+            continue
         members = [_members(reading, m) for _, m in said]
         values = [v * n for (v, _), n in zip(said, members, strict=True)]
         shown = [

@@ -253,6 +253,7 @@ def output_share(reading: Reading) -> None:
     if not 0 < share < 1:
         return
     reading.values["output_tokens_per_day"] = total * share
+    reading.output_share = share
     reading.ambiguities[:] = [a for a in reading.ambiguities if a not in vague]
     if found.groupdict().get("den"):  # "1/3 is output": its "3 is output" was no length
         wrong = " ".join(reading.text[found.start("den") : found.end()].split())

@@ -899,3 +899,11 @@ def test_a_rate_per_member_is_multiplied_by_the_members_counted(
 ) -> None:
     got = parse(f"qwen3-32b on h200: {said}, 1k in / 150 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(12 * 50 * 86400)
+
+
+def test_a_volume_said_to_use_replaces_the_other_and_keeps_its_split(catalog: Catalog) -> None:
+    parsed = parse("From: Ana — for planning use 800M tokens/day total, same ratio.\n\n"
+                   "> From: Bo — our estimate: ~600M tokens/day, 3:1 input to output. "
+                   "Qwen3-32B on H200", catalog)
+    assert parsed.fields["output_tokens_per_day"] == pytest.approx(200e6)
+    assert any("the one to use" in a for a in parsed.assumed)
