@@ -31,10 +31,14 @@ _NOT_LABELS = frozenset(
 )
 
 
-_CALL = r"(?:\d{1,3}|one|two|three|four|five|six)\s+(?:[a-z-]+\s+){0,2}?(?:calls?|requests?|turns?)"
+_CALL = (
+    r"(?:~\s*)?(?:\d{1,3}|one|two|three|four|five|six)\s+(?:[a-z-]+\s+){0,2}?(?:calls?|requests?"
+    r"|turns?)"
+)
 _STEP = (
-    r"(?:\d{1,3}|one|two|three)\s+(?:[a-z-]+\s+){0,2}?(?:summary|summarization|answer|response"
-    r"|reply|completion|classification|rewrite|critique|plan|verification)(?!\s+(?:by|from)\b)"
+    r"(?:~\s*)?(?:\d{1,3}|one|two|three)\s+(?:[a-z-]+\s+){0,2}?(?:summary|summarization|summarizer"
+    r"|answer|response|reply|completion|classification|classifier|rewrite|rewriter|critique|plan"
+    r"|planner|router|judge|reranker|verification|verifier)(?!\s+(?:by|from)\b)"
 )
 """A model step said without "call" beside calls counted ("1 summary + 4 LLM calls",
 "… + 1 final summary")."""

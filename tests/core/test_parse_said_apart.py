@@ -907,3 +907,11 @@ def test_a_volume_said_to_use_replaces_the_other_and_keeps_its_split(catalog: Ca
                    "Qwen3-32B on H200", catalog)
     assert parsed.fields["output_tokens_per_day"] == pytest.approx(200e6)
     assert any("the one to use" in a for a in parsed.assumed)
+
+
+def test_a_members_steps_said_with_a_tilde_and_a_named_last_step_are_counted(
+    catalog: Catalog,
+) -> None:
+    got = parse("~20k jobs/day; each job = 1 router call + ~5 tool-call turns + 1 summarizer. "
+                "4k in / 250 out, GLM-5", catalog).fields
+    assert got["requests_per_day"] == 20_000 * 7
