@@ -94,6 +94,8 @@ _EACH_BEFORE = re.compile(
     r"|\beach\s+(?:split|broken|divided|chunked|cut)\s+into"
     r"|\bper\s+[a-z]+(?:\s+[a-z]+)?\s+(?:we|they|it)\s+(?:do|does|make|makes|run|runs|fire"
     r"|fires|send|sends|get|gets)"  # "Per phone call we do 1 summary + 4 LLM calls"
+    r"|\beach\s+(?:daily\s+)?[A-Za-z]{2,12}\s+(?:does|makes|sends|runs|has|opens|starts|fires"
+    r"|averages|asks|submits)"  # "each DAU does ~4 chat sessions"
     r"|\b(?:runs|kicks\s+off|triggers|starts|fires)\s+an?\s+(?:[a-z-]+\s+){0,2}?"
     r"(?:averaging|of|with)"  # "each query runs an agent loop averaging 5 LLM calls"
     r"|\b(?:one|an?|each|every|per)\s+(?:active\s+|daily\s+|typical\s+)?"

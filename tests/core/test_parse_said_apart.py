@@ -915,3 +915,11 @@ def test_a_members_steps_said_with_a_tilde_and_a_named_last_step_are_counted(
     got = parse("~20k jobs/day; each job = 1 router call + ~5 tool-call turns + 1 summarizer. "
                 "4k in / 250 out, GLM-5", catalog).fields
     assert got["requests_per_day"] == 20_000 * 7
+
+
+def test_a_frequency_after_each_and_the_members_own_name_is_one_of_the_chain(
+    catalog: Catalog,
+) -> None:
+    got = parse("1M MAU, ~20% of them are daily actives, each DAU opens ~3 sessions with ~5 "
+                "turns each. Qwen3-32B, 1k in / 200 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(1e6 * 0.2 * 3 * 5)
