@@ -128,6 +128,30 @@ _FLAT = re.compile(
 """Traffic said to have no peak: "150 QPS, flat all day", "no real peaks"."""
 
 
+_RATIO_AGAIN = re.compile(
+    r"\b(?:no|nope|actually|sorry|correction|wait|update|scratch\s+that)\b[^.;!?\n]{0,60}?"
+    r"\b(?:it'?s|is|make\s+it|more\s+like|closer\s+to)\s+(?:~\s*|about\s+)?"
+    r"(?P<x>\d+(?:\.\d+)?)\s*(?::\s*1\b|x\b(?!\s*(?:h\d|b\d|a\d|mi\d|l\d|gb\d)))",
+    re.IGNORECASE,
+)
+"""A stated ratio taken back with a bare one: "3:1 peak to avg... hmm no, … it's 2:1"."""
+
+
+def ratio_corrected(reading: Reading) -> None:
+    """A peak-to-average ratio said, then corrected by a bare one after a marker word."""
+    said = reading.sources.get("peak_to_average")
+    ratio = reading.values.get("peak_to_average")
+    if not said or ratio is None or (at := reading.text.find(said)) < 0:
+        return
+    found = _RATIO_AGAIN.search(reading.text, at + len(said))
+    if found is None or not 1 < (new := float(found["x"])) <= MAX_RATIO or new == ratio:
+        return
+    reading.values["peak_to_average"] = new
+    words = " ".join(found.group().split())
+    reading.understood[:] = [u for u in reading.understood if f"← '{said}'" not in u]
+    reading.understood.append(f"peak {new:g}x the average ← '{words}' (in place of '{said}')")
+
+
 def share_of_peak(reading: Reading) -> int | None:
     """An average said as a share of the peak gives the peak-to-average ratio; where it
     points back at the rate before it ("…, the average is about half that"), that rate is
@@ -187,6 +211,7 @@ def share_of_peak(reading: Reading) -> int | None:
 
 
 def apart(reading: Reading, toks: list[Tok], matches: list[Match]) -> None:
+    ratio_corrected(reading)
     back = share_of_peak(reading)
     if not reading.quantities or (back is None and not any(t.type in _SIDES for t in toks)):
         return  # nothing said at the peak or on average, beyond a stated ratio

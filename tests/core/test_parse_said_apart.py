@@ -923,3 +923,10 @@ def test_a_frequency_after_each_and_the_members_own_name_is_one_of_the_chain(
     got = parse("1M MAU, ~20% of them are daily actives, each DAU opens ~3 sessions with ~5 "
                 "turns each. Qwen3-32B, 1k in / 200 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(1e6 * 0.2 * 3 * 5)
+
+
+def test_a_stated_ratio_taken_back_by_a_bare_one_is_replaced(catalog: Catalog) -> None:
+    got = parse("qwen3-32b: 60k req/hr at peak, 4:1 peak to avg... hmm no, re-read the notes "
+                "from their call, it's 3:1. 1k in / 100 out", catalog).fields
+    assert got["peak_to_average"] == 3.0
+    assert got["requests_per_day"] == pytest.approx(60_000 / 3 * 24)
