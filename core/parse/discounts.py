@@ -35,6 +35,13 @@ _PRICE_IT_DISCOUNTED = re.compile(
     re.IGNORECASE,
 )
 """Asked for the price after a discount said before the price it comes off."""
+_COMPARED = re.compile(r"\b(?:lower|less|cheaper)$", re.IGNORECASE)
+_SOMEONE_IS = re.compile(
+    r"\b(?:came\s+in|comes\s+in|come\s+in|is|are|was|were|sits?|runs?|quoted|priced)\s+"
+    r"(?:at\s+)?(?:~\s*|about\s+|around\s+|roughly\s+)?$",
+    re.IGNORECASE,
+)
+"""A share said lower of someone's price ("Azure came in ~10% lower"): a comparison."""
 _API_NEAR = re.compile(r"\b(?:api|per\s+million|/m\b|per\s+1m)", re.IGNORECASE)
 
 
@@ -74,6 +81,12 @@ def discounted(fields: dict[str, Any], text: str, said: str | None) -> list[str]
         return []
     if _ALREADY.search(text, max(0, found.start() - 30), found.start()):
         return []  # "$2.25, that's our 18-month rate after the 5% loyalty discount": net already
+    if _COMPARED.search(found.group()) and _SOMEONE_IS.search(
+        text, max(0, found.start() - 30), found.start()
+    ):  # "Azure came in ~10% lower": another's price against ours, no discount of ours
+        start = max(text.rfind(c, 0, found.start()) for c in ".;!?\n") + 1
+        said = " ".join(text[max(start, found.start() - 40) : found.end()].split())
+        return [f"'{said}': a comparison, not a discount applied"]
     clause = text[max(0, found.start() - 40) : found.end() + 20]
     priced_after = not before and _PRICE_AFTER.search(text, found.end(), found.end() + 60)
     if _API_NEAR.search(clause) or priced_after:

@@ -1976,3 +1976,10 @@ def test_the_utilization_to_use_said_after_another_is_the_one_used(
     got = parse(f"16x H200, Llama 3.1 70B, batch 96, $2.80/GPU-hr, 24 months. {said}",
                 catalog).fields
     assert got["utilization"] == share
+
+
+def test_another_vendors_price_said_lower_is_no_discount_of_ours(catalog: Catalog) -> None:
+    parsed = parse("16x H200, Llama 3.1 70B, batch 64, $3.10/GPU-hr, 24 months. CoreWeave came "
+                   "in ~8% lower, fyi", catalog)
+    assert parsed.fields["price_per_gpu_hour"] == 3.10
+    assert any("a comparison" in u for u in parsed.understood + parsed.assumed)
