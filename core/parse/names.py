@@ -29,7 +29,12 @@ _PARTS = re.compile(r"[\s\-_/]+")
 _SIZE = re.compile(r"\d+(?:\.\d+)?b")
 _VERSION = re.compile(r"\d+(?:\.\d+)?")
 _ROOT = re.compile(r"[a-z]+")
-_CONFUSABLE = str.maketrans({"o": "0", "l": "1", "i": "1"})
+_CONFUSABLES = (
+    str.maketrans({"o": "0", "l": "1", "i": "1"}),
+    str.maketrans({"o": "0"}),
+    str.maketrans({"l": "1", "i": "1"}),
+)
+"""Letters typed for digits, all at once or one kind at a time ("mi3oox": its "i" is an i)."""
 NOT_OURS = frozenset(
     {"mistral", "gemma", "gemini", "claude", "phi", "falcon", "grok", "command", "jamba"}
     | {"yi", "nemotron", "granite", "olmo"}
@@ -68,8 +73,11 @@ class Spelling:
         if len(key) < MIN_TYPO_LENGTH or key in NOT_OURS:
             return None
         if any(c.isdigit() for c in key):
-            swapped = key[0] + key[1:].translate(_CONFUSABLE)
-            return swapped if swapped != key and swapped in self.exact else None
+            for table in _CONFUSABLES:  # "h1oo": o and l for digits; "mi3oox": o alone
+                swapped = key[0] + key[1:].translate(table)
+                if swapped != key and swapped in self.exact:
+                    return swapped
+            return None
         limit = 2 if len(key) >= 8 else 1
         best: tuple[int, str] | None = None
         for size in range(len(key) - limit, len(key) + limit + 1):

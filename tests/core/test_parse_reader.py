@@ -75,6 +75,14 @@ def test_a_typo_in_a_name_is_read_and_said(catalog: Catalog) -> None:
     assert any("'h1oo' read as h100-sxm" in a for a in parsed.ambiguities)
 
 
+@pytest.mark.parametrize(("said", "gpu"), [("mi3oox", "mi300x"), ("mi32sx", None)])
+def test_zeros_typed_as_os_beside_a_real_i_are_read(
+    catalog: Catalog, said: str, gpu: str | None
+) -> None:
+    parsed = parse(f"gpt-oss-120b on 8x {said}, batch 32", catalog)
+    assert parsed.fields.get("gpu") == gpu
+
+
 def test_a_family_alone_is_asked_not_guessed(catalog: Catalog) -> None:
     parsed = parse("deepseek on 8x h200, batch 32", catalog)
     assert "model" not in parsed.fields
