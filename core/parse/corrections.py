@@ -191,7 +191,7 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
             elif kind_a != "name" and (kind_a == kind_b or kind_b == "n"):
                 _retract(toks, a, b, text)  # "it's 24x, not 16", "50%, not 60"
         elif (
-            _marked(between)
+            (_marked(between) or (kind_a == kind_b == "per" and _period_taken_back(between)))
             and not _retracts(figures, nxt, toks, text)
             and not _said_earlier(toks, [k for k, _ in figures[:n]], a, second)
         ):
@@ -457,6 +457,21 @@ def _beside(toks: list[Tok], k: int) -> list[int]:
             out.append(j)
             j += step
     return out
+
+
+def _period_taken_back(between: str) -> bool:
+    """Whether the words between two times take the first back, said with who corrects
+    it ("per minute — correction from their eng lead: per *hour*"): a strong marker in a
+    short stretch with no figure of its own."""
+    return (
+        len(between) <= 50
+        and not any(c.isdigit() for c in between)
+        and _STRONG.search(between) is not None
+        and _NO_BEFORE.search(between) is None  # "hard ceiling. No hourly": refused, not a fix
+    )
+
+
+_NO_BEFORE = re.compile(r"\b(?:no|not)\s*$", re.IGNORECASE)
 
 
 def _period_only(toks: list[Tok], a: int, b: int) -> bool:

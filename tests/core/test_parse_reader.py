@@ -1991,3 +1991,19 @@ def test_another_vendors_price_said_lower_is_no_discount_of_ours(catalog: Catalo
                    "in ~8% lower, fyi", catalog)
     assert parsed.fields["price_per_gpu_hour"] == 3.10
     assert any("a comparison" in u for u in parsed.understood + parsed.assumed)
+
+
+def test_a_time_taken_back_with_who_corrects_it_replaces_the_rates_time(
+    catalog: Catalog,
+) -> None:
+    got = parse("glm-5: they said 3k requests per minute — correction from their SRE: per "
+                "*hour*. 2k in / 300 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(3000 * 24)
+
+
+def test_no_before_a_time_after_a_budget_is_no_correction_of_its_period(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("budget is $80k/month total, hard ceiling. No hourly billing. glm-5, "
+                   "1M req/day, 1k in / 100 out", catalog)
+    assert any("$80k/month" in a for a in parsed.ambiguities)
