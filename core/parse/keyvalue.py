@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,6 +58,8 @@ def read_pairs(
     """The pairs typed and resolved; ``said`` holds the words a converted pair came from
     ("Year-1 volume: 73,000,000 requests"), said back in its place of "(key=value)"."""
     out = Pairs(said=dict(said or {}))
+    if any(key in _PEAK_KEYS for key, _ in pairs):
+        pairs = _peaks_as_averages(pairs, out)
     for key, raw in pairs[:MAX_PAIRS]:
         if len(out.problems) >= MAX_PROBLEMS:
             out.problems.append("more key=value pairs not read: check the message")
@@ -75,6 +78,34 @@ def read_pairs(
             tip = exc.hint if isinstance(exc, InputError) else None
             out.problems.append(f"'{key}={raw}': {exc}" + (f", {tip}" if tip else ""))
     return out
+
+
+_PEAK_KEYS = frozenset({"peak", "peak_rate", "peak_load", "peak_traffic"})
+_RATE = re.compile(r"^\s*(?P<n>~?\d[\d.,]*\s*[kKmM]?)\s*(?P<unit>[a-z/]+)\s*$", re.IGNORECASE)
+
+
+def _peaks_as_averages(pairs: list[tuple[str, str]], out: Pairs) -> list[tuple[str, str]]:
+    """ "peak=600rpm p2a=3": a rate said at its peak is the average times the ratio; with
+    no ratio it is the volume, said to be sized as steady."""
+    typed = [k if k in KNOWN else (contract_pair(k, v) or (k, v))[0] for k, v in pairs]
+    ratios = [v for (_, v), k in zip(pairs, typed, strict=True) if k == "peak_to_average"]
+    ratio = ratios[-1] if ratios else None
+    kept: list[tuple[str, str]] = []
+    for key, raw in pairs:
+        rate = _RATE.match(raw) if key in _PEAK_KEYS else None
+        pair = contract_pair(rate["unit"], rate["n"]) if rate is not None else None
+        if pair is None or pair[0] != "requests_per_day":
+            kept.append((key, raw))
+            continue
+        peak = float(pair[1])
+        times = amount(ratio) if ratio is not None else None
+        if times and times >= 1:
+            kept.append((pair[0], f"{peak / times:.10g}"))
+            out.understood.append(f"{key}={raw}: the peak, ÷ {times:g} (peak to average)")
+        else:
+            kept.append((pair[0], f"{peak:.10g}"))
+            out.understood.append(f"{key}={raw}: the peak, sized as if steady (give the average)")
+    return kept
 
 
 def _one(out: Pairs, key: str, raw: str, catalog: Catalog) -> None:

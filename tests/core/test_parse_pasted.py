@@ -737,3 +737,13 @@ def test_a_gpu_named_last_in_a_sentence_of_its_own_settles_nothing(catalog: Cata
     got = parse("llama 3.1 70b, 20 rps, 2k in / 250 out on b200\n"
                 "would gb200 be cheaper per token?", catalog).fields
     assert set(got["gpus"]) == {"b200", "gb200"}
+
+
+@pytest.mark.parametrize(
+    ("said", "per_day"), [("peak=90rps p2a=3", 30 * 86400), ("peak=500rpm", 500 * 1440)]
+)
+def test_a_peak_key_with_a_rate_is_the_volume_at_its_peak(
+    catalog: Catalog, said: str, per_day: float
+) -> None:
+    got = parse(f"`{said} model=qwen3-32b in=1000 out=200 gpu=h200`", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(per_day)
