@@ -60,6 +60,9 @@ def combine(lex: list[Tok]) -> list[Tok]:
     while i < n:
         t = lex[i]
         kind = t.type
+        if kind == "OUTS" and _out_clause(lex, i, out):
+            t = lex[i] = Tok("OUT", t.text, t.value, t.start, t.end, t.flag, t.note)
+            kind = "OUT"  # "1M/day. out 500. h200": a clause of its own, the output's length
         if (
             t.text == "("
             and i + 2 < n
@@ -687,6 +690,19 @@ _NOT_TOKENS = frozenset(
     | {"docs", "sections", "items", "rows", "lines", "emails", "sentences", "paragraphs"}
 )
 """Counts after a prompt or answer word that make them no token count."""
+
+
+_CLAUSE_ENDS = frozenset({".", ",", ";", ""})
+
+
+def _out_clause(lex: list[Tok], i: int, out: list[Tok]) -> bool:
+    """Whether "out" opens a clause of its own with a bare length after it ("…, out 500.")."""
+    if lex[i].text.lower() != "out" or i + 1 >= len(lex) or lex[i + 1].type != "NUM":
+        return False
+    opened = not out or out[-1].type == BREAK and out[-1].text in _CLAUSE_ENDS
+    ends = i + 2 >= len(lex) or (lex[i + 2].type == BREAK and lex[i + 2].text in _CLAUSE_ENDS)
+    value = lex[i + 1].value
+    return opened and ends and isinstance(value, float) and 1 <= value <= 100_000
 
 
 def _in_then_out(lex: list[Tok], i: int) -> int | None:

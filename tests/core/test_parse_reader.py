@@ -2007,3 +2007,13 @@ def test_no_before_a_time_after_a_budget_is_no_correction_of_its_period(
     parsed = parse("budget is $80k/month total, hard ceiling. No hourly billing. glm-5, "
                    "1M req/day, 1k in / 100 out", catalog)
     assert any("$80k/month" in a for a in parsed.ambiguities)
+
+
+@pytest.mark.parametrize("said", ["500k req/day. out 300. h200", "500k req/day, in 1k, out 300"])
+def test_out_opening_a_clause_with_a_bare_length_is_the_output(catalog: Catalog, said: str) -> None:
+    assert parse(f"qwen3-32b, {said}", catalog).fields["output_tokens"] == 300
+
+
+def test_out_inside_a_sentence_is_no_output_length(catalog: Catalog) -> None:
+    got = parse("qwen3-32b, 500k req/day, 1k in / 200 out; we rolled out 300 seats", catalog).fields
+    assert got["output_tokens"] == 200
