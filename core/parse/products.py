@@ -219,6 +219,11 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
             continue  # "each one does around 8 requests": the 8 is the frequency
         if not chain:
             per_member = _factor(text, t) if ahead is None else None
+            if ahead is None and (per_member is None or per_member.per == "each"):
+                named = _calls_of_each(text, t)
+                if named is not None and per_member is not None:  # its own words said back
+                    named = Factor(named.value, named.noun, named.per, None, per_member.said)
+                per_member = named or per_member
             if (
                 per_member is not None
                 and per_member.per not in (None, "each")
@@ -247,6 +252,8 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
                 break  # a funnel's result ("→ 100k WAU") starts the chain afresh
             if other is not None:
                 chain = [other]
+                if ahead is not None and _follows(ahead, other):
+                    chain.append(ahead)  # "each run is … 8 LLM calls. ~45k runs/day"
             continue
         chain.append(factor)
     if not chain:
@@ -316,6 +323,30 @@ _AGAIN = re.compile(
 )
 """Words near a population said again that make it the count to use: "their investor
 deck from last week says 55k DAU", "they're at 320 agents now"."""
+
+
+_EACH_NAMED = re.compile(
+    r"\beach\s+(?:[a-z-]+\s+)?(?P<noun>[a-z]{3,})\s+(?:is|=|has|makes|needs)\b[^.;!?\n]*$",
+    re.IGNORECASE,
+)
+"""The member a count per "each" is said of, before the count: "each agent run is 1 planner
+call + …": the run."""
+
+
+def _calls_of_each(text: str, t: Tok) -> Factor | None:
+    """Calls said of each member named before them, the members counted after ("each agent
+    run is 1 planner call + … = 8 LLM calls. ~45k runs/day"): calls per that member."""
+    named = _EACH_NAMED.search(text, max(0, t.start - 60), t.start)
+    words = _words(text, t.end)
+    if named is None or not isinstance(t.value, float) or not words:
+        return None
+    calls = next((w for w in words[:3] if w in _ASKS), None)
+    if calls is None or "token" in " ".join(words[:4]):
+        return None  # "each query is ~3k prompt tokens": a length, no count of calls
+    found = re.search(rf"\b{calls}\b", text[t.end :], re.IGNORECASE)
+    stop = t.end + found.end() if found is not None else _segment_end(text, t.end)
+    said = " ".join(text[named.start() : stop].split())  # "each agent run is … 8 LLM calls"
+    return Factor(t.value, calls, named["noun"].lower(), None, said)
 
 
 def _counted_again(

@@ -930,3 +930,15 @@ def test_a_stated_ratio_taken_back_by_a_bare_one_is_replaced(catalog: Catalog) -
                 "from their call, it's 3:1. 1k in / 100 out", catalog).fields
     assert got["peak_to_average"] == 3.0
     assert got["requests_per_day"] == pytest.approx(60_000 / 3 * 24)
+
+
+def test_calls_said_of_each_member_before_the_members_are_counted(catalog: Catalog) -> None:
+    parsed = parse("each support case is 1 triage call + 3 drafting calls = 4 LLM calls. "
+                   "~12k cases/day. 2k in / 300 out, Qwen3-32B", catalog)
+    assert parsed.fields["requests_per_day"] == 48_000
+
+
+def test_a_length_said_of_each_request_is_no_count_of_calls(catalog: Catalog) -> None:
+    got = parse("Each query is ~3k prompt tokens, ~700 tokens of answer. Around 90,000 queries "
+                "a day. DeepSeek R1", catalog).fields
+    assert got["requests_per_day"] == 90_000
