@@ -60,6 +60,13 @@ def combine(lex: list[Tok]) -> list[Tok]:
     while i < n:
         t = lex[i]
         kind = t.type
+        if kind == "NUM" and _summed_batch(lex, i, out):
+            total = float(lex[i].value or 0) + float(lex[i + 2].value or 0)
+            t = _merge("NUM", lex[i : i + 3], total)
+            t.note = f"'{t.text}' read as {total:g} (the parts added)"
+            out.append(t)  # "Two tenants sharing one box: 64 + 32 concurrent"
+            i += 3
+            continue
         if kind == "OUTS" and _out_clause(lex, i, out):
             t = lex[i] = Tok("OUT", t.text, t.value, t.start, t.end, t.flag, t.note)
             kind = "OUT"  # "1M/day. out 500. h200": a clause of its own, the output's length
@@ -690,6 +697,17 @@ _NOT_TOKENS = frozenset(
     | {"docs", "sections", "items", "rows", "lines", "emails", "sentences", "paragraphs"}
 )
 """Counts after a prompt or answer word that make them no token count."""
+
+
+def _summed_batch(lex: list[Tok], i: int, out: list[Tok]) -> bool:
+    """Whether ``lex[i]`` opens "64 + 32" said of one box's concurrency ("64 + 32
+    concurrent", "batch 64+32"): the tenants' batches, added."""
+    if i + 2 >= len(lex) or lex[i + 1].text != "+" or lex[i + 2].type != "NUM":
+        return False
+    if not all(isinstance(lex[k].value, float) for k in (i, i + 2)):
+        return False
+    after = lex[i + 3].type if i + 3 < len(lex) else ""
+    return after == "CONCURRENT" or bool(out and out[-1].type == "BATCH")
 
 
 _CLAUSE_ENDS = frozenset({".", ",", ";", ""})

@@ -942,3 +942,11 @@ def test_a_length_said_of_each_request_is_no_count_of_calls(catalog: Catalog) ->
     got = parse("Each query is ~3k prompt tokens, ~700 tokens of answer. Around 90,000 queries "
                 "a day. DeepSeek R1", catalog).fields
     assert got["requests_per_day"] == 90_000
+
+
+@pytest.mark.parametrize("said", ["48 + 16 concurrent", "batch 48+16"])
+def test_tenants_batches_added_with_plus_are_the_boxs_concurrency(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"two tenants on one box: {said}, 8x H200, Llama 3.1 70B, $3/GPU-hr", catalog)
+    assert got.fields["concurrency"] == 64
