@@ -159,6 +159,15 @@ class Reading:
         self.quantities[:] = [q for q in self.quantities if q[0] != name]
         return source
 
+    def find(self, said: str) -> int:
+        """Where words said back stand in the text, their spacing as typed or not ("every
+        ~2 minutes" is said back "every 2 minutes"); -1 if nowhere."""
+        at = self.text.find(said)
+        if at >= 0 or not said.strip():
+            return at
+        spaced = re.search(r"\W*\s+".join(map(re.escape, said.split())), self.text)
+        return spaced.start() if spaced is not None else -1
+
     @functools.cached_property
     def lower(self) -> str:
         """The text lower-cased once, for the passes that look for cue words in it."""
@@ -224,10 +233,23 @@ _BARE_PRICE_MAX = 30.0
 """A bare figure an hour "at" this or less is a GPU's price; larger ones are counts."""
 
 
+_ONE_OF = re.compile(r"(?:a|an|one)\s", re.IGNORECASE)
+
+
 def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, unit, said = _num(m.toks, "NUM"), _unit(m.toks), r.said(m)
     if _HOW_MANY.search(r.text, max(0, m.toks[0].start - 12), m.toks[0].start):
         return  # "how many tokens/sec does one B200 do": what is asked, no figure
+    if unit is None and m.toks[0].type == "PER_REQ":  # "each sends a request every 30 s"
+        if not _ONE_OF.match(m.toks[0].text):
+            return  # "per request 2 minutes": a request's own time, no rate
+        every, unit = _num(m.toks, "NUM"), _unit(m.toks, "TIME")
+        if every <= 0 or unit is None:
+            return
+        value = 1 / every
+        r.assume(f"'{said}' read as {value:.3g} requests a {unit}")
+        _requests(r, value, unit, said)
+        return
     if unit is None:  # "14.4M requests over the 7 days": a total over a span
         total, span = (t.value for t in m.toks if t.type == "NUM")
         unit = _unit(m.toks, "TIME")

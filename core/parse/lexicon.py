@@ -25,11 +25,11 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "TOKENS": ("", "tokens token tok toks tkns tokns"),
     "REQUESTS": (
         "",
-        "docs documents messages requests request req reqs calls call queries query completions "
-        "tasks task conversations conversation convos convo chats sessions turns descriptions "
-        "summaries emails tickets images translations articles reviews reports transcripts "
-        "searches lookups jobs invocations invocation hits msgs msg steps step alerts lines "
-        "letters records claims contracts listings filings invoices submissions",
+        "docs documents messages message requests request req reqs calls call queries query "
+        "completions tasks task conversations conversation convos convo chats sessions turns "
+        "descriptions summaries emails tickets images translations articles reviews reports "
+        "transcripts searches lookups jobs invocations invocation hits msgs msg steps step alerts "
+        "lines letters records claims contracts listings filings invoices submissions",
     ),
     "OUT": (
         "",

@@ -645,7 +645,7 @@ def each_ones_volume(reading: Reading, counts: list[Tok]) -> None:
     for name, unit in _EACH_ONES:
         said = reading.sources.get(name)
         value = reading.values.get(name)
-        at = reading.text.find(said) if said else -1
+        at = reading.find(said) if said else -1
         if said is None or at < 0 or not isinstance(value, float):
             continue
         if name == "output_tokens_per_day" and "tok" not in said.lower():
@@ -655,6 +655,10 @@ def each_ones_volume(reading: Reading, counts: list[Tok]) -> None:
             continue
         total = value * people.value
         reading.values[name] = total
+        if reading.values.get("concurrency") == people.value:
+            del reading.values["concurrency"]  # users online at once, not a batch to price
+            online = f"concurrency {people.value:g} "
+            reading.understood[:] = [u for u in reading.understood if not u.startswith(online)]
         reading.understood[:] = [u for u in reading.understood if f"← '{said}'" not in u]
         reading.understood.append(
             f"{compact(total)} {unit} ← '{people.said}' × '{said}' (each one's)"
@@ -715,10 +719,25 @@ def _members_before(reading: Reading, counts: list[Tok], at: int) -> Factor | No
             continue
         if t.end < at - _MEMBERS_WITHIN:
             return None
-        people = _population(reading.text, t, daily)
+        people = _population(reading.text, t, daily) or _online(reading.text, t)
         if people is not None:
             return people if people.period is None and people.value >= 2 else None
     return None
+
+
+_ONLINE = re.compile(
+    r"\s*(?:concurrent|simultaneous)\s+(?P<who>users|sessions|people|players|clients|viewers)\b",
+    re.IGNORECASE,
+)
+
+
+def _online(text: str, t: Tok) -> Factor | None:
+    """Users online at once, each with a rate of their own ("~5,000 concurrent users, each
+    sending a message every 30 s"): the members the rate multiplies."""
+    found = _ONLINE.match(text, t.end)
+    if found is None or not isinstance(t.value, float):
+        return None
+    return Factor(t.value, found["who"].lower(), None, None, _said(text, t.start, found.end()))
 
 
 _EACH_SENDS = re.compile(
@@ -735,7 +754,7 @@ def each_ones_rate(reading: Reading) -> None:
     day"): no volume to size; asked, never sized as the whole traffic."""
     said = reading.sources.get("requests_per_day")
     value = reading.values.get("requests_per_day")
-    at = reading.text.find(said) if said else -1
+    at = reading.find(said) if said else -1
     if said is None or at < 0 or not isinstance(value, float) or value > MAX_PER_MEMBER_A_DAY:
         return
     found = _EACH_SENDS.search(reading.text, max(0, at - 40), at)

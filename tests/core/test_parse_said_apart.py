@@ -950,3 +950,24 @@ def test_tenants_batches_added_with_plus_are_the_boxs_concurrency(
 ) -> None:
     got = parse(f"two tenants on one box: {said}, 8x H200, Llama 3.1 70B, $3/GPU-hr", catalog)
     assert got.fields["concurrency"] == 64
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "~1,200 users are online and each sends a message every ~2 minutes",
+        "~1,200 concurrent users, each sending a message every 2 minutes",
+    ],
+)
+def test_one_request_every_so_often_times_the_users_online(catalog: Catalog, said: str) -> None:
+    got = parse(f"qwen3-32b on h200: {said}. 700 in / 150 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(1_200 * 720)
+    assert "concurrency" not in got
+
+
+def test_one_members_request_every_so_often_with_nobody_counted_is_asked(
+    catalog: Catalog,
+) -> None:
+    parsed = parse("qwen3-32b on h200: each student sends a question every 5 minutes, "
+                   "700 in / 150 out", catalog)
+    assert "requests_per_day" not in parsed.fields
