@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from core.parse.lexicon import BREAK
 from core.parse.numbers import amount, dollars_and_cents
+from core.parse.openings import words_opening
 
 if TYPE_CHECKING:
     from core.parse.tokens import Tok
@@ -42,9 +43,15 @@ _UNIT_THEN_MARKER = re.compile(
 may end before a bare "no" ("term is 24 months. no — 30")."""
 _SPACES = re.compile(r"^\s*$")
 _STRONG = re.compile(
-    r"\b(?:no|nope|sorry|oops|whoops|ugh|wait|actually|correction|edit|i\s+meant?|make\s+(?:that|it)"
-    r"|scratch\s+(?:that|the|this)|should\s+be|rather|my\s+bad|typo)\b",
-    re.IGNORECASE,
+    words_opening(
+        (
+            *("no", "nope", "sorry", "oops", "whoops", "ugh", "wait", "actually", "correction"),
+            *("edit", r"i\s+meant?", r"make\s+(?:that|it)", r"scratch\s+(?:that|the|this)"),
+            *(r"should\s+be", "rather", r"my\s+bad", "typo"),
+        ),
+        ignorecase=True,
+    )
+    + r"\b"
 )
 _KIND_OF = {**_KINDS, **dict.fromkeys(_NAMES, "name")}
 _MARKER_WORDS = (

@@ -457,14 +457,15 @@ def average_found(reading: Reading, name: str, mean: float, said: str) -> bool:
 
 
 _WAS_THE_PEAK = re.compile(
-    r"\b(?P<n>\d[\d.,]*\s*[kKmM]?)\s+(?:is|was|'s)\s+(?:actually\s+|really\s+)?(?:the|our|their)\s+"
+    r"(?P<n>\d(?<!\w\d)[\d.,]*\s*[kKmM]?)\s+(?:is|was|'s)\s+(?:actually\s+|really\s+)?(?:the|our|their)\s+"
     r"peak\b[^.;!?\n\d]{0,24}?\b(?:avg|average|mean|typical)\s+(?:(?:hour|day|minute)\s+)?"
     r"(?:is\s+|was\s+|'s\s+)?"
     r"(?:more\s+like\s+|closer\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?(?P<avg>\d[\d.,]*\s*[kKmM]?)\b",
     re.IGNORECASE,
 )
 """A volume's figure said again as the peak, with the real average: "40 rps avg … scratch
-that - 40 is the PEAK, avg is more like 16"."""
+that - 40 is the PEAK, avg is more like 16". Its first digit opens it, the word boundary
+looked at behind it, so the search skips to digits (``core.parse.openings``)."""
 
 
 def peak_restated(reading: Reading) -> None:
