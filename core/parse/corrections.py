@@ -351,11 +351,14 @@ def _said_over(toks: list[Tok], text: str) -> None:
         _replace(toks, a, b, text[old.start : new.end])
 
 
+_SCRATCH_WORDS = ("scratch", "ignore", "drop", "forget", "disregard")
 _SCRATCH_NAMED = re.compile(
-    r"\b(?:scratch|ignore|drop|forget|disregard)\s+(?:the|that|my)\s+(?P<fig>~?\d[\d.,]*\s*[kKmMbB]?\s+)?"
-    r"(?P<what>[a-z]+(?:[\s/-][a-z]+)?)\s+(?:number|figure|estimate|count|value|one)\b"
-    r"|\b(?:correction|update|change)\s+(?:on|to|for)\s+(?:the\s+)?(?P<on>[a-z]+)\b",
-    re.IGNORECASE,
+    words_opening(_SCRATCH_WORDS, ignorecase=True)
+    + r"(?i:\s+(?:the|that|my)\s+(?P<fig>~?\d[\d.,]*\s*[kKmMbB]?\s+)?"
+    r"(?P<what>[a-z]+(?:[\s/-][a-z]+)?)\s+(?:number|figure|estimate|count|value|one)\b)"
+    r"|"
+    + words_opening(("correction", "update", "change"), ignorecase=True)
+    + r"(?i:\s+(?:on|to|for)\s+(?:the\s+)?(?P<on>[a-z]+)\b)"
 )
 """A correction that names what it takes back: "scratch the reasoning number", "ignore the
 2k output number"."""
@@ -423,9 +426,8 @@ def _scratched(toks: list[Tok], text: str) -> None:
 
 
 _SCRATCH_FIGURE = re.compile(
-    r"\b(?:scratch|ignore|drop|forget|disregard)\s+(?:the|that|my)\s+(?P<fig>\d[\d.,]*\s*[kKmMbB]?)"
-    r"\s*[,;—–-]",
-    re.IGNORECASE,
+    words_opening(_SCRATCH_WORDS, ignorecase=True)
+    + r"(?i:\s+(?:the|that|my)\s+(?P<fig>\d[\d.,]*\s*[kKmMbB]?)\s*[,;—–-])"
 )
 """A correction that names the figure it takes back by the figure: "ignore the 6, …"."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from core.parse.numbers import count
+from core.parse.openings import words_opening
 
 _LABEL_FIRST = re.compile(
     r"^(?P<lead>[ \t>*•-]*)(?P<label>[A-Za-z][A-Za-z /-]{2,60}?)[ \t]*(?::[ \t]*|[ \t])"
@@ -32,7 +33,12 @@ _NOT_LABELS = frozenset(
 
 
 _CALL = r"(?:\d{1,3}|one|two|three|four|five|six)\s+(?:[a-z-]+\s+){0,2}?(?:calls?|requests?|turns?)"
-_CALLS_ADDED = re.compile(rf"\b{_CALL}(?:\s*(?:\+|plus)\s*{_CALL})+\b", re.IGNORECASE)
+_CALLS_ADDED = re.compile(
+    words_opening((r"\d\d{0,2}", "one", "two", "three", "four", "five", "six"), ignorecase=True)
+    + rf"(?i:\s+(?:[a-z-]+\s+){{0,2}}?(?:calls?|requests?|turns?)(?:\s*(?:\+|plus)\s*{_CALL})+\b)"
+)
+"""Counts of calls added up ("3 calls + 2 turns"); the first count opens on a class of its
+first characters, so the search skips to candidates (``core.parse.openings``)."""
 
 
 def calls_added(text: str) -> str:

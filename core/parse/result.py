@@ -42,6 +42,7 @@ from core.parse.leftovers import unread_additions
 from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.numbers import compact, count
+from core.parse.openings import words_opening
 from core.parse.options import RIVAL_WORDS, deal_price, taken
 from core.parse.peaks import peak_restated
 from core.parse.plausible import implausible
@@ -240,9 +241,15 @@ _ABOUT_US = re.compile(
 )
 """A question about the advisor itself, with no model or GPU: no sizing."""
 _NOTHING_ASKED = re.compile(
-    r"\b(?:no\s+action\s+(?:needed|required)|nothing\s+to\s+(?:size|price|quote|do)\b"
-    r"|no\s+(?:sizing|quote|pricing)\s+(?:needed|required)|no\s+need\s+to\s+(?:size|price|quote|run))",
-    re.IGNORECASE,
+    words_opening(
+        (
+            r"no\s+action\s+(?:needed|required)",
+            r"nothing\s+to\s+(?:size|price|quote|do)\b",
+            r"no\s+(?:sizing|quote|pricing)\s+(?:needed|required)",
+            r"no\s+need\s+to\s+(?:size|price|quote|run)",
+        ),
+        ignorecase=True,
+    )
 )
 """A message that says nothing is asked of the advisor: a recap, not a sizing."""
 _ASIDE_CUES = re.compile(r"no\s+(?:action|sizing|quote|pricing|need)|nothing\s+to|fyi")

@@ -17,6 +17,7 @@ from rapidfuzz.distance import OSA
 
 from core.parse import numbers
 from core.parse.numbers import compact
+from core.parse.openings import word_opening, words_opening
 from core.parse.products import PERIODS
 
 if TYPE_CHECKING:
@@ -32,7 +33,10 @@ _DEFINED_AFTER = (
     r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)(?P<k>k)?\s+(?:[a-z-]+\s+){0,2}?"
     rf"(?P<unit>{_UNIT_WORDS})\b(?:\s*[×x*]\s*(?P<more>\d+)\s+[a-z]+)?"
 )
-_SOME_UNIT = re.compile(rf"(?:\dk?|{SMALL_WORDS})\s+(?:[a-z-]+\s+){{0,2}}?(?:{_FINER_UNITS})\b")
+_SOME_UNIT = re.compile(
+    words_opening((r"\dk?", *SMALL_WORDS.split("|")), ignorecase=False, boundary=False)
+    + rf"\s+(?:[a-z-]+\s+){{0,2}}?(?:{_FINER_UNITS})\b"
+)
 _NO_UNITS = frozenset(
     {"per", "and", "the", "avg", "average", "peak", "token", "tok", "output", "input", "req"}
 )
@@ -45,7 +49,7 @@ _DEFINED_BEFORE = re.compile(r"\b(?:1|one|a|an|each|every|per)\s+(?:[a-z-]+\s+)?
 def _defined(noun: str) -> re.Pattern[str]:
     """How one unit is defined in requests ("session ≈ 12 LLM calls"), opening on the noun
     itself so the regex engine skips straight to it."""
-    return re.compile(rf"\b{re.escape(noun)}{_DEFINED_AFTER}")
+    return re.compile(word_opening(noun) + _DEFINED_AFTER)
 
 
 _UNIT_FIRST = re.compile(
@@ -60,7 +64,8 @@ def _across(noun: str) -> re.Pattern[str]:
     """The unit's calls said after what it spends: "each report burns ~1.8M output tokens
     in total across ~300 calls"."""
     return re.compile(
-        rf"\b{re.escape(noun)}s?\b(?:[^.;!?\n]|(?<=\d)\.(?=\d)){{0,60}}?\b(?P<said>(?:across|over|in)\s+"
+        word_opening(noun)
+        + r"s?\b(?:[^.;!?\n]|(?<=\d)\.(?=\d)){0,60}?\b(?P<said>(?:across|over|in)\s+"
         rf"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)\s+"
         rf"(?:[a-z-]+\s+){{0,2}}?(?P<unit>{_FINER_UNITS})\b)"
     )
@@ -82,7 +87,8 @@ def _per_noun(noun: str, said_first: list[re.Match[str]]) -> re.Match[str] | Non
 def _spawns(noun: str) -> re.Pattern[str]:
     """One unit starting others: "each ticket kicks off one agent run"."""
     return re.compile(
-        rf"\b{re.escape(noun)}s?\s+(?:kicks\s+off|triggers|starts|spawns|launches|fires\s+off"
+        word_opening(noun)
+        + r"s?\s+(?:kicks\s+off|triggers|starts|spawns|launches|fires\s+off"
         rf"|opens)\s+(?P<n>\d+|{SMALL_WORDS}|an?)\s+(?:[a-z-]+\s+)?(?P<hop>[a-z]{{3,}}?)s?\b"
     )
 
