@@ -17,7 +17,7 @@ from rapidfuzz.distance import OSA
 
 from core.parse import numbers
 from core.parse.numbers import compact
-from core.parse.openings import word_opening, words_opening
+from core.parse.openings import word_opening
 from core.parse.products import PERIODS
 
 if TYPE_CHECKING:
@@ -33,10 +33,7 @@ _DEFINED_AFTER = (
     r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)(?P<k>k)?\s+(?:[a-z-]+\s+){0,2}?"
     rf"(?P<unit>{_UNIT_WORDS})\b(?:\s*[×x*]\s*(?P<more>\d+)\s+[a-z]+)?"
 )
-_SOME_UNIT = re.compile(
-    words_opening((r"\dk?", *SMALL_WORDS.split("|")), ignorecase=False, boundary=False)
-    + rf"\s+(?:[a-z-]+\s+){{0,2}}?(?:{_FINER_UNITS})\b"
-)
+_SOME_UNIT = re.compile(rf"(?:\dk?|{SMALL_WORDS})\s+(?:[a-z-]+\s+){{0,2}}?(?:{_FINER_UNITS})\b")
 _NO_UNITS = frozenset(
     {"per", "and", "the", "avg", "average", "peak", "token", "tok", "output", "input", "req"}
 )
