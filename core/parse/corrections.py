@@ -89,9 +89,14 @@ def _marks_anywhere(text: str) -> bool:
 
 
 _WITHDRAWN = re.compile(
-    r"\b(?:isn't|is\s+not|not)\s+available|\bsold\s+out|\bout\s+of\s+stock|\bno\s+capacity"
-    r"|\bfell\s+through|\bcan'?t\s+get\s+(?:any|them|it)|\bno\s+(?:allocation|stock|supply)",
-    re.IGNORECASE,
+    words_opening(
+        (
+            *(r"isn't\s+available", r"is\s+not\s+available", r"not\s+available", r"sold\s+out"),
+            *(r"out\s+of\s+stock", r"no\s+capacity", r"fell\s+through"),
+            *(r"can'?t\s+get\s+(?:any|them|it)", r"no\s+(?:allocation|stock|supply)"),
+        ),
+        ignorecase=True,
+    )
 )
 """A name said unavailable before another is named: "GB300 isn't available, they'll take B300"."""
 _WAS_WRONG = re.compile(

@@ -18,13 +18,21 @@ from core.parse.openings import words_opening
 if TYPE_CHECKING:
     from core.parse.facts import Reading
 
-_TAKEN = re.compile(
-    r"(?:\b(?:they|we|customer|client)\s*(?:'d|'ll|would|will)?\s*(?:want|wants|picked|pick|chose"
+_WANTS = (
+    r"\s*(?:'d|'ll|would|will)?\s*(?:want|wants|picked|pick|chose"
     r"|choose|prefer|prefers|went\s+with|go\s+with|take|took|signed|sign)"
-    r"|\b(?:price|quote|cost)(?=\s+the\s+\d{1,3}(?:[\s-]*months?)?\s+(?:for\s+now|first|one|option)))"
-    r"\s+(?:the\s+)?"
-    r"(?P<n>\d{1,3})(?:[\s-]*(?:months?|mo|mos)\b)?(?![\d,]|\.\d|\s*(?:gpus?|%|x\b|k\b|tok|req))",
-    re.IGNORECASE,
+)
+_OF_THE_TERM = r"(?=\s+the\s+\d{1,3}(?:[\s-]*months?)?\s+(?:for\s+now|first|one|option))"
+_TAKEN = re.compile(
+    words_opening(
+        (
+            *(w + _WANTS for w in ("they", "we", "customer", "client")),
+            *(w + _OF_THE_TERM for w in ("price", "quote", "cost")),
+        ),
+        ignorecase=True,
+    )
+    + r"(?i:\s+(?:the\s+)?"
+    r"(?P<n>\d{1,3})(?:[\s-]*(?:months?|mo|mos)\b)?(?![\d,]|\.\d|\s*(?:gpus?|%|x\b|k\b|tok|req)))"
 )
 _IF_BEFORE = re.compile(r"\b(?:if|when|should)\s+$", re.IGNORECASE)
 _CHOOSING = frozenset(
