@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from core.parse import numbers
+from core.parse.openings import words_opening
 
 _ASIDE = re.compile(r"\(\s*([^()\n]{1,30}?)\s*\)")
 _NOT_THIS = re.compile(r"\(not\s+[^()\n]{1,60}\)")
@@ -37,14 +38,19 @@ _QUESTION = re.compile(r"\bquestion[ \t]+#?\d{1,4}\b(?![ \t]*(?:tokens?|toks?|k\
 """A question's number in a questionnaire ("Question 17 asks …"), not its tokens."""
 _IDS = re.compile(
     # an id: "PO 4500012345", "ticket 77120", "ref: 20931"
-    r"\b(?:tickets?|tkt|po|purchase[ \t]+order|ref(?:erence)?|invoice|rf[pqi]|jira"
-    r"|opp(?:ortunity)?)[ \t]*(?:#|no\.?|nr\.?|number|id)?[ \t]*[:#-]?[ \t]*"
-    r"[a-z]{0,4}-?\d{3,}\b"
+    words_opening(
+        (
+            *("tickets?", "tkt", "po", r"purchase[ \t]+order", "ref(?:erence)?", "invoice"),
+            *("rf[pqi]", "jira", "opp(?:ortunity)?"),
+        ),
+        ignorecase=False,
+    )
+    + r"[ \t]*(?:#|no\.?|nr\.?|number|id)?[ \t]*[:#-]?[ \t]*[a-z]{0,4}-?\d{3,}\b"
 )
 _MARKED_IDS = re.compile(
     # words that are ids only with a number sign: "case #12345", "account no. 4521"
-    r"\b(?:case|account|acct|order|quote|sr|cs)[ \t]*(?:#|no\.|nr\.|number|id)[ \t]*[:-]?"
-    r"[ \t]*[a-z]{0,4}-?\d{3,}\b"
+    words_opening(("case", "account", "acct", "order", "quote", "sr", "cs"), ignorecase=False)
+    + r"[ \t]*(?:#|no\.|nr\.|number|id)[ \t]*[:-]?[ \t]*[a-z]{0,4}-?\d{3,}\b"
 )
 _CODES = re.compile(
     r"\b[A-Z]{2,}-\d{4,}\b|#[A-Za-z]{0,4}-?\d{3,}\b"
@@ -67,15 +73,33 @@ _ROW_ID = re.compile(r"[ \t>*|]*(?:[A-Z]{1,5}|Req)-\d")
 """A requirement's id opening a line ("R-03\t…"): looked for at line starts only."""
 _HOSTS = ("gpu-", "node-", "host-", "server-", "worker-", "pod-", "rack-")
 _CLAUSE_HINT = re.compile(r"(?:^|\n)[ \t>*-]*\d{1,3}\.\d")
+_BEFORE_A_QUARTER = (
+    *("until", "by", "in", "before", "after", "from", "during", "for", r"end\s+of", "early"),
+    *("late", "mid", "next", "this", "last"),
+)
 _QUARTERS = re.compile(
-    r"\b(?:until|by|in|before|after|from|during|for|end\s+of|early|late|mid|next|this|last)\s+"
-    r"[Qq][1-4]\b|\b[Qq][1-4][\s'/-]*(?:20)?\d\d\b|\b[Qq][1-4]\s*[-/]\s*[Qq][1-4]\b"
+    words_opening(
+        (
+            *(w + r"\s+[Qq][1-4]\b" for w in _BEFORE_A_QUARTER),
+            *(q + r"[1-4][\s'/-]*(?:20)?\d\d\b" for q in "Qq"),
+            *(q + r"[1-4]\s*[-/]\s*[Qq][1-4]\b" for q in "Qq"),
+        ),
+        ignorecase=False,
+    )
 )
 """A quarter of the year ("until Q4", "Q3 2026"): no GGUF Q4 quantization, no number."""
 _DAYS = re.compile(
     # a day without its year: "on 12 November", "by March 3rd"
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?(?:{_MONTHS})\b(?![ \t]*\d)"
-    rf"|\b(?:{_MONTHS})\.?[ \t]+\d{{1,2}}(?:st|nd|rd|th)?\b(?![ \t]*(?:,[ \t]*)?\d)"
+    words_opening(
+        (
+            rf"\d\d?(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?(?:{_MONTHS})\b(?![ \t]*\d)",
+            *(
+                month + r"\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?\b(?![ \t]*(?:,[ \t]*)?\d)"
+                for month in _MONTHS.split("|")
+            ),
+        ),
+        ignorecase=False,
+    )
 )
 _PLACE_WORDS = (
     "p.",

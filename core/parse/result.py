@@ -187,8 +187,8 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
 
 
 _TOKENS_OF = re.compile(
-    r"\b(?P<t>tok(?:en)?s?)(?P<what>\s+of\s+(?:[a-z]+[\s-]+){1,2}?)(?P<side>in|out|input|output)\b",
-    re.IGNORECASE,
+    f"(?P<t>{words_opening(('tok(?:en)?s?',), ignorecase=True)})"
+    r"(?i:(?P<what>\s+of\s+(?:[a-z]+[\s-]+){1,2}?)(?P<side>in|out|input|output)\b)"
 )
 """What the tokens are of, blanked: "~9k tokens of transcript in" is 9k tokens in."""
 
