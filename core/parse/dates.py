@@ -10,6 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from core.parse import stretches
+
 _MONTHS = (
     "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
@@ -89,26 +91,16 @@ def dates(text: str) -> tuple[str, list[tuple[dt.date, str]]]:
             found.append((day, m.group()))
         return " " * len(m.group())
 
-    pieces: list[str] = []
-    done = 0
-    for start, end in _around_years(text):
-        for m in _DATE.finditer(text, start, end):
-            pieces += (text[done : m.start()], blank(m))
-            done = m.end()
-    return ("".join(pieces) + text[done:] if pieces else text), found
+    return stretches.sub(_DATE, blank, text, _around_years(text)), found
 
 
 def _around_years(text: str) -> list[tuple[int, int]]:
-    r"""The stretches of ``text`` that may hold a date, merged: every date names its year.
-
-    ``_DATE`` opens on a word boundary, which the regex engine cannot skip to: over a whole
-    10 KB message it tries every position. A date ends at most ten characters after its
-    year begins (``2026-09-30``) and begins at most two runs of words and whitespace before
-    it ("September.  30th,  2026": at most 11 characters, whitespace, 10 more, whitespace),
-    so the search is run over those stretches only, with the same matches as over the whole.
-    The window's end stays two characters past the longest date, so that ``\b`` after it
-    still sees the real next character."""
-    out: list[tuple[int, int]] = []
+    r"""The stretches of ``text`` that may hold a date (see ``core.parse.stretches``): every
+    date names its year. A date ends at most ten characters after its year begins
+    (``2026-09-30``), and begins at most two runs of words and whitespace before it
+    ("September.  30th,  2026": at most 11 characters, whitespace, 10 more, whitespace);
+    each stretch ends two characters past that, for the ``\b`` after it."""
+    spans: list[tuple[int, int]] = []
     for m in _YEAR_AT.finditer(text):
         at = m.start()
         while at > 0 and text[at - 1].isspace():
@@ -116,12 +108,8 @@ def _around_years(text: str) -> list[tuple[int, int]]:
         at -= 11  # the day and its suffix and comma, or the month with its dot and comma
         while at > 0 and text[at - 1].isspace():
             at -= 1  # the whitespace between day and month
-        start, end = max(0, at - 11), min(len(text), m.start() + 12)
-        if out and start <= out[-1][1]:
-            out[-1] = (out[-1][0], end)
-        else:
-            out.append((start, end))
-    return out
+        spans.append((max(0, at - 11), min(len(text), m.start() + 12)))
+    return stretches.merged(spans)
 
 
 def _date(m: re.Match[str]) -> dt.date | None:

@@ -13,6 +13,7 @@ import html
 import re
 import unicodedata
 
+from core.parse import stretches
 from core.parse.wraps import unwrap
 
 MAX_CHARS = 20_000
@@ -57,6 +58,24 @@ def _as_hyphen(match: re.Match[str]) -> str:
     return "-" if low is None else f"{low}-"
 
 
+def _around_dashes(text: str) -> list[tuple[int, int]]:
+    """Where an en dash range can stand (see ``core.parse.stretches``): from the figure
+    before each dash ("1,200k – ") to past the look ahead after it."""
+    spans: list[tuple[int, int]] = []
+    dash = text.find("–")
+    while dash != -1:
+        at = dash
+        if at and text[at - 1] == " ":
+            at -= 1
+        if at and text[at - 1] in "kKmM":
+            at -= 1
+        while at and (text[at - 1].isdecimal() or text[at - 1] in ",."):
+            at -= 1  # the low figure of "30 – 40"
+        spans.append((max(0, at - 1), min(len(text), dash + 8)))
+        dash = text.find("–", dash + 1)
+    return stretches.merged(spans)
+
+
 def _replace(match: re.Match[str]) -> str:
     target = match.group("target")
     if target is None:
@@ -75,8 +94,8 @@ def plain_text(text: str) -> tuple[str, bool]:
     if cut:
         text = text[:MAX_CHARS]
     text = unicodedata.normalize("NFKC", text)
-    if "–" in text:
-        text = _EN_DASH_RANGE.sub(_as_hyphen, text)
+    if "–" in text:  # every range holds its dash: looked for around the dashes alone
+        text = stretches.sub(_EN_DASH_RANGE, _as_hyphen, text, _around_dashes(text))
     if ">=" in text or "<=" in text:  # "Streaming speed: >= 30 tokens/s": no key=value
         text = text.replace(">=", "≥").replace("<=", "≤")
     if "'" in text or "’" in text:
