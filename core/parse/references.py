@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from core.parse import numbers
+from core.parse import numbers, stretches
 from core.parse.openings import words_opening
 
 _ASIDE = re.compile(r"\(\s*([^()\n]{1,30}?)\s*\)")
@@ -164,7 +164,7 @@ def blank_references(text: str) -> str:
         spans += [_quarter(m) for m in _QUARTERS.finditer(text)]
     row_ids = "-" in text and any(_ROW_ID.match(line) for line in text.splitlines())
     if _CODE_HINT.search(text) or any(h in lower for h in _HOSTS) or row_ids:
-        spans += [m.span() for m in _CODES.finditer(text)]
+        spans += [m.span() for m in stretches.finditer(_CODES, text, _around_codes(text))]
     if ":" in text:
         spans += [m.span() for m in _POSTED.finditer(text)]
     if _PHONE_HINT.search(text):
@@ -179,6 +179,33 @@ def blank_references(text: str) -> str:
     for start, end in spans:
         chars[start:end] = " " * (end - start)
     return "".join(chars)
+
+
+_CODE_ANCHOR = re.compile(r"-(?=\d)|#")
+"""What every code holds: the dash before its digits ("REF-20931", "gpu-17", "R-03"), or
+its hash ("#4521")."""
+
+
+def _around_codes(text: str) -> list[tuple[int, int]]:
+    """Where a code can stand (see ``core.parse.stretches``): from the letters before each
+    anchor (and a row's opening "| > *" and blanks) to past its letters, dash, digits and
+    dotted parts, with room for the look ahead or ``\\b`` after them."""
+    spans: list[tuple[int, int]] = []
+    for m in _CODE_ANCHOR.finditer(text):
+        at = m.start()
+        while at and text[at - 1].isascii() and text[at - 1].isalpha():
+            at -= 1  # "REF", "gpu", "NFR"
+        while at and text[at - 1] in " \t>*":
+            at -= 1  # a row's opening: "| > R-03"
+        end = m.end()
+        while end < len(text) and text[end].isascii() and text[end].isalpha():
+            end += 1  # "#CS-5521"
+        if end < len(text) and text[end] == "-":
+            end += 1
+        while end < len(text) and (text[end].isdecimal() or text[end] == "."):
+            end += 1  # the digits, and a requirement's dotted parts ("Req-3.1")
+        spans.append((max(0, at - 2), min(len(text), end + 2)))
+    return stretches.merged(spans)
 
 
 def _restates(text: str, m: re.Match[str]) -> bool:
