@@ -25,10 +25,16 @@ _FOLDS = {"i": "iIİı", "k": "kKK", "s": "sSſ"}
 """The characters ``re.IGNORECASE`` matches for a letter, beyond its two ASCII cases."""
 
 
-def words_opening(alternatives: Iterable[str], *, ignorecase: bool) -> str:
+def words_opening(
+    alternatives: Iterable[str], *, ignorecase: bool, loose: Iterable[str] = ()
+) -> str:
     r"""``\b(?:a|b|…)``, each alternative opening on a plain ASCII letter or digit or on
     ``\d``, as a pattern that starts with a character class (see the module docstring).
     With ``ignorecase`` the alternatives' rest are matched case-insensitively.
+
+    ``loose`` alternatives open on a character that is no letter or digit ("§"), with no
+    word boundary before it; they are tried after the others (whose first characters they
+    never share, so the order changes no match).
 
     Only with the boundary: without it, a class of common letters is a candidate at most
     positions of a text, and the pattern is slower than before, not faster."""
@@ -47,8 +53,16 @@ def words_opening(alternatives: Iterable[str], *, ignorecase: bool) -> str:
             raise ValueError(f"{alt!r} opens on neither a plain letter or digit nor \\d")
         rests.append(f"(?<={first}){rest}")
     body = "|".join(rests)
-    opening = f"[{''.join(firsts)}](?<!\\w.)"  # the word boundary, behind the first character
-    return opening + (f"(?i:{body})" if ignorecase else f"(?:{body})")
+    bounded = "(?<!\\w.)" + (f"(?i:{body})" if ignorecase else f"(?:{body})")
+    loosely = []
+    for alt in loose:
+        if alt[0].isalnum() or alt[0] in firsts or alt[0] in "\\[]^-":
+            raise ValueError(f"{alt!r} must open on a plain character no other opens on")
+        firsts[alt[0]] = None
+        loosely.append(f"(?<={re.escape(alt[0])}){alt[1:]}")
+    if not loosely:  # the word boundary, behind the first character
+        return f"[{''.join(firsts)}]{bounded}"
+    return f"[{''.join(firsts)}](?:{bounded}|{'|'.join(loosely)})"
 
 
 def word_opening(word: str) -> str:

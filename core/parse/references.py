@@ -29,10 +29,20 @@ _CLAUSES = re.compile(
 )
 _PLACES = re.compile(
     # a place in a document: "p. 14", "page 22 of 40", "section 7", "Annex B, Table 3"
-    r"(?:\b(?:pp?|pg|fig|para|art)(?:\.[ \t]*|[ \t]+)|§[ \t]*"
-    r"|\b(?:pages?|sections?|clauses?|tables?|annex|appendix|figures?|items?|slides?|exhibit"
-    r"|schedule|articles?|chapter|paragraph)[ \t]+)#?\d{1,4}[a-z]?"
-    r"(?:[.\-]\d{1,3})*(?:[ \t]+of[ \t]+\d{1,4})?\b"
+    words_opening(
+        (
+            *(w + r"(?:\.[ \t]*|[ \t]+)" for w in ("pp?", "pg", "fig", "para", "art")),
+            *(
+                w + r"[ \t]+"
+                for w in ("pages?", "sections?", "clauses?", "tables?", "annex", "appendix")
+                + ("figures?", "items?", "slides?", "exhibit", "schedule", "articles?")
+                + ("chapter", "paragraph")
+            ),
+        ),
+        ignorecase=False,
+        loose=(r"§[ \t]*",),
+    )
+    + r"#?\d{1,4}[a-z]?(?:[.\-]\d{1,3})*(?:[ \t]+of[ \t]+\d{1,4})?\b"
 )
 _QUESTION = re.compile(r"\bquestion[ \t]+#?\d{1,4}\b(?![ \t]*(?:tokens?|toks?|k\b|words?))")
 """A question's number in a questionnaire ("Question 17 asks …"), not its tokens."""
