@@ -25,7 +25,9 @@ _SLACK = re.compile(
     r"|```|`"  # code fences and inline code
     # *bold* _italic_ ~strike~; each branch opens with its mark, the neighbour looked at
     # behind it, so the regex skips to candidate characters instead of trying every one
-    r"|[*_~](?<![\w*_~][*_~])(?=\S)|[*_~](?<=\S[*_~])(?![\w*_~])",
+    # (each mark its own literal branch: the engine skips only to a branch of literals)
+    r"|\*(?<![\w*_~][*_~])(?=\S)|_(?<![\w*_~][*_~])(?=\S)|~(?<![\w*_~][*_~])(?=\S)"
+    r"|\*(?<=\S[*_~])(?![\w*_~])|_(?<=\S[*_~])(?![\w*_~])|~(?<=\S[*_~])(?![\w*_~])",
     re.IGNORECASE,
 )
 

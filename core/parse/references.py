@@ -176,7 +176,7 @@ def blank_references(text: str) -> str:
     if _CODE_HINT.search(text) or any(h in lower for h in _HOSTS) or row_ids:
         spans += [m.span() for m in stretches.finditer(_CODES, text, _around_codes(text))]
     if ":" in text:
-        spans += [m.span() for m in _POSTED.finditer(text)]
+        spans += [m.span() for m in stretches.finditer(_POSTED, text, _clock_lines(text))]
     if _PHONE_HINT.search(text):
         spans += [m.span() for m in _PHONES.finditer(text)]
     if "(" in text:
@@ -189,6 +189,21 @@ def blank_references(text: str) -> str:
     for start, end in spans:
         chars[start:end] = " " * (end - start)
     return "".join(chars)
+
+
+_CLOCK = re.compile(r":(?<=\d:)(?=\d)")
+"""A clock's colon, between digits: found by its colon, the digits looked at around it."""
+
+
+def _clock_lines(text: str) -> list[tuple[int, int]]:
+    """The lines with a clock's time on them ("10:12"), where a posted header stands (see
+    ``core.parse.stretches``): ``_POSTED`` opens on a line's start, which the regex engine
+    cannot skip to."""
+    spans: list[tuple[int, int]] = []
+    for m in _CLOCK.finditer(text):
+        end = text.find("\n", m.end())
+        spans.append((text.rfind("\n", 0, m.start()) + 1, len(text) if end == -1 else end + 1))
+    return stretches.merged(spans)
 
 
 _CODE_ANCHOR = re.compile(r"-(?=\d)|#")
