@@ -356,9 +356,10 @@ def _said_over(toks: list[Tok], text: str) -> None:
         _replace(toks, a, b, text[old.start : new.end])
 
 
-_SCRATCH_WORDS = ("scratch", "ignore", "drop", "forget", "disregard")
+_TAKEN_BACK = ("scratch", "ignore", "drop", "forget", "disregard")
+"""Words that take a figure back, before the one they name."""
 _SCRATCH_NAMED = re.compile(
-    words_opening(_SCRATCH_WORDS, ignorecase=True)
+    words_opening(_TAKEN_BACK, ignorecase=True)
     + r"(?i:\s+(?:the|that|my)\s+(?P<fig>~?\d[\d.,]*\s*[kKmMbB]?\s+)?"
     r"(?P<what>[a-z]+(?:[\s/-][a-z]+)?)\s+(?:number|figure|estimate|count|value|one)\b)"
     r"|"
@@ -431,7 +432,7 @@ def _scratched(toks: list[Tok], text: str) -> None:
 
 
 _SCRATCH_FIGURE = re.compile(
-    words_opening(_SCRATCH_WORDS, ignorecase=True)
+    words_opening(_TAKEN_BACK, ignorecase=True)
     + r"(?i:\s+(?:the|that|my)\s+(?P<fig>\d[\d.,]*\s*[kKmMbB]?)\s*[,;—–-])"
 )
 """A correction that names the figure it takes back by the figure: "ignore the 6, …"."""
