@@ -21,12 +21,18 @@ import re
 from dataclasses import dataclass
 
 from core.parse.numbers import SCALES, amount, compact, digits
+from core.parse.openings import words_opening
 from core.parse.timeunits import per_day
 
-_HEADER = re.compile(
-    r"\b(?:by|per)[\s-]+(?:region|team|app|application|product|tenant|customer|site"
+_PARTED_BY = (
+    r"[\s-]+(?:region|team|app|application|product|tenant|customer|site"
     r"|cluster|service|use[\s-]case|country|market|zone|datacenter)s?\b"
-    r"|\b(?:regional|breakdown|split)\b"
+)
+_HEADER = re.compile(
+    words_opening(
+        ("by" + _PARTED_BY, "per" + _PARTED_BY, r"regional\b", r"breakdown\b", r"split\b"),
+        ignorecase=False,
+    )
 )
 """A header's words (looked for in the lower-cased text; the header is their line)."""
 _UNIT = re.compile(

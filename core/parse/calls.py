@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from core.parse import numbers
 from core.parse.context import around
 from core.parse.numbers import compact
+from core.parse.openings import words_opening
 from core.parse.products import PERIODS
 from core.parse.units import SMALL_WORDS
 
@@ -30,8 +31,9 @@ _MINUTES_PER_CALL = re.compile(
 _MINUTES = re.compile(r"\d+(?:\.\d+)?\s*min(?:ute)?s?\b")
 """The minutes of a call, whose "not read as a latency" note the product answers."""
 _TURNS_PER_MINUTE = re.compile(
-    rf"\b(?P<n>\d+(?:\.\d+)?|{SMALL_WORDS})\s+(?:llm\s+)?(?:turns?|times)\s+(?:per|a|each)\s+minute\b",
-    re.IGNORECASE,
+    "(?P<n>"
+    + words_opening((r"\d\d*(?:\.\d+)?", *SMALL_WORDS.split("|")), ignorecase=True)
+    + r")(?i:\s+(?:llm\s+)?(?:turns?|times)\s+(?:per|a|each)\s+minute\b)"
 )
 
 

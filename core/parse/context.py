@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-_BOUNDARY = re.compile(r"[!?;\n]|(?<!\.)\.(?![\d.])")
-"""A sentence ends at a full stop, not inside "2.5" or a form's dot leaders ("input ....")."""
+_ENDS = "!?;\n"
+"""A sentence ends at one of these, or at a full stop that is not inside "2.5" or a form's dot
+leaders ("input ...."): see ``before``."""
 _DIRECTION = re.compile(  # a document said with its tokens is what the model reads
     r"\b(?:(?P<input>prompts?|inputs?|documents?|docs?|notes?|contracts?|transcripts?|articles?"
     r"|emails?|filings?|tickets?|sends?|sent|submits?)"
@@ -39,9 +40,14 @@ REACH = 80
 def before(text: str, start: int) -> str:
     """The sentence's words before ``start`` (at most ``REACH`` characters)."""
     window = text[max(0, start - REACH) : start]
-    cut = 0
-    for m in _BOUNDARY.finditer(window):
-        cut = m.end()
+    # found from the end with str.rfind, not a regex over the window: it runs for every fact
+    cut = max(window.rfind(c) for c in _ENDS) + 1
+    dot = window.rfind(".", cut)
+    while dot != -1:
+        after = window[dot + 1 : dot + 2]
+        if (dot == 0 or window[dot - 1] != ".") and after != "." and not after.isdecimal():
+            return window[dot + 1 :]
+        dot = window.rfind(".", cut, dot)
     return window[cut:]
 
 

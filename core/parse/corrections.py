@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from core.parse.lexicon import BREAK
 from core.parse.numbers import amount, dollars_and_cents
+from core.parse.openings import words_opening
 
 if TYPE_CHECKING:
     from core.parse.tokens import Tok
@@ -42,10 +43,16 @@ _UNIT_THEN_MARKER = re.compile(
 may end before a bare "no" ("term is 24 months. no — 30")."""
 _SPACES = re.compile(r"^\s*$")
 _STRONG = re.compile(
-    r"\b(?:no|nope|sorry|oops|whoops|ugh|wait|actually|correction|edit|i\s+meant?|make\s+(?:that|it)"
-    r"|(?:er|uh|um)(?=\s*,)"
-    r"|scratch\s+(?:that|the|this)|should\s+be|rather|my\s+bad|typo)\b",
-    re.IGNORECASE,
+    words_opening(
+        (
+            *("no", "nope", "sorry", "oops", "whoops", "ugh", "wait", "actually", "correction"),
+            *("edit", r"i\s+meant?", r"make\s+(?:that|it)", r"scratch\s+(?:that|the|this)"),
+            *(r"should\s+be", "rather", r"my\s+bad", "typo"),
+            *(r"er(?=\s*,)", r"uh(?=\s*,)", r"um(?=\s*,)"),  # "per second — er, per MINUTE"
+        ),
+        ignorecase=True,
+    )
+    + r"\b"
 )
 _KIND_OF = {**_KINDS, **dict.fromkeys(_NAMES, "name")}
 _MARKER_WORDS = (
@@ -86,9 +93,14 @@ def _marks_anywhere(text: str) -> bool:
 
 
 _WITHDRAWN = re.compile(
-    r"\b(?:isn't|is\s+not|not)\s+available|\bsold\s+out|\bout\s+of\s+stock|\bno\s+capacity"
-    r"|\bfell\s+through|\bcan'?t\s+get\s+(?:any|them|it)|\bno\s+(?:allocation|stock|supply)",
-    re.IGNORECASE,
+    words_opening(
+        (
+            *(r"isn't\s+available", r"is\s+not\s+available", r"not\s+available", r"sold\s+out"),
+            *(r"out\s+of\s+stock", r"no\s+capacity", r"fell\s+through"),
+            *(r"can'?t\s+get\s+(?:any|them|it)", r"no\s+(?:allocation|stock|supply)"),
+        ),
+        ignorecase=True,
+    )
 )
 """A name said unavailable before another is named: "GB300 isn't available, they'll take B300"."""
 _WAS_WRONG = re.compile(
@@ -364,11 +376,15 @@ def _said_over(toks: list[Tok], text: str) -> None:
         _replace(toks, a, b, text[old.start : new.end])
 
 
+_TAKEN_BACK = ("scratch", "ignore", "drop", "forget", "disregard")
+"""Words that take a figure back, before the one they name."""
 _SCRATCH_NAMED = re.compile(
-    r"\b(?:scratch|ignore|drop|forget|disregard)\s+(?:the|that|my)\s+(?P<fig>~?\d[\d.,]*\s*[kKmMbB]?\s+)?"
-    r"(?P<what>[a-z]+(?:[\s/-][a-z]+)?)\s+(?:number|figure|estimate|count|value|one)\b"
-    r"|\b(?:correction|update|change)\s+(?:on|to|for)\s+(?:the\s+)?(?P<on>[a-z]+)\b",
-    re.IGNORECASE,
+    words_opening(_TAKEN_BACK, ignorecase=True)
+    + r"(?i:\s+(?:the|that|my)\s+(?P<fig>~?\d[\d.,]*\s*[kKmMbB]?\s+)?"
+    r"(?P<what>[a-z]+(?:[\s/-][a-z]+)?)\s+(?:number|figure|estimate|count|value|one)\b)"
+    r"|"
+    + words_opening(("correction", "update", "change"), ignorecase=True)
+    + r"(?i:\s+(?:on|to|for)\s+(?:the\s+)?(?P<on>[a-z]+)\b)"
 )
 """A correction that names what it takes back: "scratch the reasoning number", "ignore the
 2k output number"."""
@@ -436,9 +452,8 @@ def _scratched(toks: list[Tok], text: str) -> None:
 
 
 _SCRATCH_FIGURE = re.compile(
-    r"\b(?:scratch|ignore|drop|forget|disregard)\s+(?:the|that|my)\s+(?P<fig>\d[\d.,]*\s*[kKmMbB]?)"
-    r"\s*[,;—–-]",
-    re.IGNORECASE,
+    words_opening(_TAKEN_BACK, ignorecase=True)
+    + r"(?i:\s+(?:the|that|my)\s+(?P<fig>\d[\d.,]*\s*[kKmMbB]?)\s*[,;—–-])"
 )
 """A correction that names the figure it takes back by the figure: "ignore the 6, …"."""
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from core.parse import stretches
+
 _MONTHS = (
     "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     "|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
@@ -22,6 +24,8 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"20\d\d")
+_YEAR_AT = re.compile(r"2(?=0\d\d)")
+"""Where each year begins (overlapping ones too: "202020" holds two)."""
 _SHORT = re.compile(r"\d{1,2}/\d{1,2}(?![/\d])")
 """A day with no year after "on" or "by" ("on 12/09"): blanked, never an as-of date."""
 
@@ -87,7 +91,25 @@ def dates(text: str) -> tuple[str, list[tuple[dt.date, str]]]:
             found.append((day, m.group()))
         return " " * len(m.group())
 
-    return _DATE.sub(blank, text), found
+    return stretches.sub(_DATE, blank, text, _around_years(text)), found
+
+
+def _around_years(text: str) -> list[tuple[int, int]]:
+    r"""The stretches of ``text`` that may hold a date (see ``core.parse.stretches``): every
+    date names its year. A date ends at most ten characters after its year begins
+    (``2026-09-30``), and begins at most two runs of words and whitespace before it
+    ("September.  30th,  2026": at most 11 characters, whitespace, 10 more, whitespace);
+    each stretch ends two characters past that, for the ``\b`` after it."""
+    spans: list[tuple[int, int]] = []
+    for m in _YEAR_AT.finditer(text):
+        at = m.start()
+        while at > 0 and text[at - 1].isspace():
+            at -= 1  # the whitespace right before the year
+        at -= 11  # the day and its suffix and comma, or the month with its dot and comma
+        while at > 0 and text[at - 1].isspace():
+            at -= 1  # the whitespace between day and month
+        spans.append((max(0, at - 11), min(len(text), m.start() + 12)))
+    return stretches.merged(spans)
 
 
 def _date(m: re.Match[str]) -> dt.date | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from core.parse import numbers
 from core.parse.context import around
 from core.parse.numbers import digits
+from core.parse.openings import words_opening
 
 if TYPE_CHECKING:
     from core.catalog import Catalog
@@ -152,12 +153,13 @@ def concurrency_per_node(reading: Reading) -> None:
 
 
 _MEMBERS_CONCURRENT = re.compile(
-    r"\b(?P<n>\d[\d,]*)\s+(?P<noun>[a-z]+s)\s*(?:[×x*]|with|running|of)\s*(?P<m>\d[\d,]*)\s+"
+    r"(?P<n>\d(?<!\w\d)[\d,]*)\s+(?P<noun>[a-z]+s)\s*(?:[×x*]|with|running|of)\s*(?P<m>\d[\d,]*)\s+"
     r"(?:concurrent|simultaneous|parallel)\s+(?:[a-z]+\s+)?(?:each|apiece|per\s+[a-z]+)\b",
     re.IGNORECASE,
 )
 """A count of members, each with its own concurrency: "12 tenants × 16 concurrent sessions
-each"."""
+each". The first digit opens it, its word boundary looked at behind it: the search skips
+to digits (``core.parse.openings``)."""
 
 
 def concurrency_of_members(reading: Reading) -> None:
@@ -208,10 +210,10 @@ _SUCH_NODES = re.compile(
 
 
 _ONE_OF_TWO = re.compile(
-    r"\b(?:batch|concurrency|bs)\s+(?P<a>\d{1,4})\s+(?:vs\.?|versus|or)\s+(?P<b>\d{1,4})\b"
+    words_opening(("batch", "concurrency", "bs"), ignorecase=True)
+    + r"(?i:\s+(?P<a>\d{1,4})\s+(?:vs\.?|versus|or)\s+(?P<b>\d{1,4})\b"
     r"[^.;!?\n\d]{0,20}?(?:[—–:-]|,)?\s*(?:run|go\s+with|use|pick|take|settled\s+on)\s+"
-    r"(?:batch\s+)?(?P<c>\d{1,4})\b",
-    re.IGNORECASE,
+    r"(?:batch\s+)?(?P<c>\d{1,4})\b)"
 )
 """Two batch sizes weighed and one chosen: "back and forth on batch 32 vs 64 — run 64"."""
 

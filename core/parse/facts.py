@@ -18,6 +18,7 @@ from core.parse import context, numbers, peaks, timeunits, volumes
 from core.parse.grammar import Match
 from core.parse.lexicon import BREAK
 from core.parse.numbers import compact
+from core.parse.openings import words_opening
 from core.parse.plausible import BOUNDS
 from core.parse.tokens import Tok
 from core.units import HOURS_PER_MONTH
@@ -578,12 +579,17 @@ _NOW = re.compile(
 """Said of the figure only close by: "TTFT today is 900 ms", not "2nd customer today … 80 tok/s"."""
 _PER_GPU = re.compile(r"\s*(?:per|/|a|each)\s*(?:gpu|card|accelerator)\b", re.IGNORECASE)
 _SEEN = re.compile(
-    r"\b(?:we\s+see|seeing"
-    r"|we\s+get|we\s+got|they\s+get|they\s+got|saw|getting|observed|measured|we\s+measure"
-    r"|they\s+measure|our\s+current|back\s+to|recovered\s+to|dropped\s+to|spiked\s+to"
-    r"|climbed\s+to|jumped\s+to|hovering|sitting\s+at|sits\s+at"
-    r"|their\s+current|on\s+(?:our|their)\s+current)\b",
-    re.IGNORECASE,
+    words_opening(
+        (
+            *(r"we\s+see", "seeing", r"we\s+get", r"we\s+got", r"they\s+get", r"they\s+got"),
+            *("saw", "getting", "observed", "measured", r"we\s+measure", r"they\s+measure"),
+            *(r"our\s+current", r"back\s+to", r"recovered\s+to", r"dropped\s+to", r"spiked\s+to"),
+            *(r"climbed\s+to", r"jumped\s+to", "hovering", r"sitting\s+at", r"sits\s+at"),
+            *(r"their\s+current", r"on\s+(?:our|their)\s+current"),
+        ),
+        ignorecase=True,
+    )
+    + r"\b",
 )
 _WANTED = re.compile(
     r"\b(?:want|wants|wanted|need|needs|target|must|should|require[sd]?|at\s+least|no\s+more"

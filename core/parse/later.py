@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import amount, compact, count
+from core.parse.openings import words_opening
 from core.parse.peaks import UNITS
 
 if TYPE_CHECKING:
@@ -51,22 +52,36 @@ _OVERHEAD = re.compile(r"\b(?:retr(?:y|ies)|overhead|re-?runs?)\b")
 """What adds to today's load, not a later one: "tool-call retries add another 10% on top"."""
 _PEAK_BEFORE = re.compile(r"\b(?:peaks?|peak\s+hour|busiest|busy|spikes?|bursts?)\b[^.;!?\n]*$")
 _TIMES_THAT = re.compile(r"[x×]\s+(?:that|this|it|the)\b")
-_SIZE_FOR_IT = re.compile(
-    r"\bsize[ds]?\s+(?:it\s+|this\s+|the\s+lease\s+)?(?:for|on|to)\s+(?:the\s+)?"
-    r"(?:[\w'-]+[\s-]){0,2}?(?:number|figure|volume|traffic|load|plan|case)\b"
-    r"|\bsize\s+(?:for|on)\s+(?:that|this|it)\b|\bsame\s+(?:as\s+(?:above|before)\s+)?but\b"
-    r"|\b(?:plan|size|provision)\s+(?:it\s+)?for\s+(?:twice|double|triple|\d+(?:\.\d+)?\s*[x×])"
-    r"|\b(?:size|use)\s+(?:for\s+)?the\s+(?:post|after|new|future|later|target|updated|revised)"
+_PLANNED_FOR = r"\s+(?:it\s+)?for\s+(?:twice|double|triple|\d+(?:\.\d+)?\s*[x×])"
+_USED_FOR = (
+    r"\s+(?:for\s+)?the\s+(?:post|after|new|future|later|target|updated|revised)"
     r"[\w-]*\s+(?:[\w-]+\s+)?(?:state|scenario|plan|phase|number|figure|volume|load|case)\b"
-    r"|\b(?:that'?s|that\s+is|which\s+is)\s+what\s+(?:we|they|you)(?:'re|\s+are)?\s+"
-    r"(?:size|sizing|plan|planning)\s+for\b",
-    re.IGNORECASE,
+)
+_IS_WHAT = r"\s+what\s+(?:we|they|you)(?:'re|\s+are)?\s+(?:size|sizing|plan|planning)\s+for\b"
+_SIZE_FOR_IT = re.compile(
+    words_opening(
+        (
+            r"size[ds]?\s+(?:it\s+|this\s+|the\s+lease\s+)?(?:for|on|to)\s+(?:the\s+)?"
+            r"(?:[\w'-]+[\s-]){0,2}?(?:number|figure|volume|traffic|load|plan|case)\b",
+            r"size\s+(?:for|on)\s+(?:that|this|it)\b",
+            r"same\s+(?:as\s+(?:above|before)\s+)?but\b",
+            *(w + _PLANNED_FOR for w in ("plan", "size", "provision")),
+            *(w + _USED_FOR for w in ("size", "use")),
+            *(w + _IS_WHAT for w in ("that'?s", r"that\s+is", r"which\s+is")),
+        ),
+        ignorecase=True,
+    )
 )
 _SIZE_FOR_FIGURE = re.compile(
-    r"\b(?:size\s+(?:it\s+|this\s+)?(?:for|on|to)|go\s+with|going\s+with|settled?\s+on"
-    r"|signed\s+off\s+on|agreed\s+on|lock(?:ed)?\s+in)\s+(?:the\s+)?[~≈]?"
-    r"(?P<n>\d[\d.,]*(?:\s?[kmb]\b)?)(?!\s*(?:x|×|%|tok|ms|s\b|months?|gpus?|[a-z]*\d))",
-    re.IGNORECASE,
+    words_opening(
+        (
+            *(r"size\s+(?:it\s+|this\s+)?(?:for|on|to)", r"go\s+with", r"going\s+with"),
+            *(r"settled?\s+on", r"signed\s+off\s+on", r"agreed\s+on", r"lock(?:ed)?\s+in"),
+        ),
+        ignorecase=True,
+    )
+    + r"(?i:\s+(?:the\s+)?[~≈]?"
+    r"(?P<n>\d[\d.,]*(?:\s?[kmb]\b)?)(?!\s*(?:x|×|%|tok|ms|s\b|months?|gpus?|[a-z]*\d)))"
 )
 """A bare figure to size for ("150k requests/day today, 400k by launch, size for 400k"), or
 the one chosen of a range ("15k req/day, maybe 20k; let's go with 18k")."""

@@ -13,17 +13,26 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import amount
+from core.parse.openings import words_opening
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
 
-_TAKEN = re.compile(
-    r"(?:\b(?:they|we|customer|client)\s*(?:'d|'ll|would|will)?\s*(?:want|wants|picked|pick|chose"
+_WANTS = (
+    r"\s*(?:'d|'ll|would|will)?\s*(?:want|wants|picked|pick|chose"
     r"|choose|prefer|prefers|went\s+with|go\s+with|take|took|signed|sign)"
-    r"|\b(?:price|quote|cost)(?=\s+the\s+\d{1,3}(?:[\s-]*months?)?\s+(?:for\s+now|first|one|option)))"
-    r"\s+(?:the\s+)?"
-    r"(?P<n>\d{1,3})(?:[\s-]*(?:months?|mo|mos)\b)?(?![\d,]|\.\d|\s*(?:gpus?|%|x\b|k\b|tok|req))",
-    re.IGNORECASE,
+)
+_OF_THE_TERM = r"(?=\s+the\s+\d{1,3}(?:[\s-]*months?)?\s+(?:for\s+now|first|one|option))"
+_TAKEN = re.compile(
+    words_opening(
+        (
+            *(w + _WANTS for w in ("they", "we", "customer", "client")),
+            *(w + _OF_THE_TERM for w in ("price", "quote", "cost")),
+        ),
+        ignorecase=True,
+    )
+    + r"(?i:\s+(?:the\s+)?"
+    r"(?P<n>\d{1,3})(?:[\s-]*(?:months?|mo|mos)\b)?(?![\d,]|\.\d|\s*(?:gpus?|%|x\b|k\b|tok|req)))"
 )
 _IF_BEFORE = re.compile(r"\b(?:if|when|should)\s+$", re.IGNORECASE)
 _CHOOSING = frozenset(
@@ -165,17 +174,28 @@ _ROLE_BEFORE = (
 )
 """What the words right before a lease price make it, in a negotiation."""
 _AT_OURS = re.compile(
-    r"\b(?:price|quote|size|run)\s+(?:it\s+|this\s+)?(?:at|on|with)\s+(?:our|the)\s+"
-    r"(?:quote|quoted\s+price|offer|number|price)\b|\b(?:price|quote|run|size)\s+ours\b",
-    re.IGNORECASE,
+    words_opening(
+        (
+            *(
+                w + r"\s+(?:it\s+|this\s+)?(?:at|on|with)\s+(?:our|the)\s+"
+                r"(?:quote|quoted\s+price|offer|number|price)\b"
+                for w in ("price", "quote", "size", "run")
+            ),
+            *(w + r"\s+ours\b" for w in ("price", "quote", "run", "size")),
+        ),
+        ignorecase=True,
+    )
 )
 _AT_THEIRS = re.compile(
-    r"\b(?:price|quote|run|size)\s+(?:it\s+at\s+)?(?:the|their)\s+counter(?:[\s-]?offer)?\b",
-    re.IGNORECASE,
+    words_opening(("price", "quote", "run", "size"), ignorecase=True)
+    + r"(?i:\s+(?:it\s+at\s+)?(?:the|their)\s+counter(?:[\s-]?offer)?\b)"
 )
 _SUFFIX = re.compile(r"\s*(?:list|msrp|net)\b", re.I)
 """A word said right after a price, of that price: "$3.20 list", "$2.80 net"."""
-_AT_LIST = re.compile(r"\b(?:run|price|quote|use)\s+(?:it\s+)?at\s+(?:the\s+)?list\b", re.I)
+_AT_LIST = re.compile(
+    words_opening(("run", "price", "quote", "use"), ignorecase=True)
+    + r"(?i:\s+(?:it\s+)?at\s+(?:the\s+)?list\b)"
+)
 _RULED_OUT = re.compile(
     r"\b(?:was|were|floated|balked|rejected|other|old|previous|earlier|on[\s-]?demand)\b", re.I
 )

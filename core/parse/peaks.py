@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from core.parse.lexicon import BREAK
 from core.parse.numbers import amount, compact
+from core.parse.openings import words_opening
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
@@ -30,13 +31,18 @@ if TYPE_CHECKING:
 
 _SIDES = frozenset({"PEAK", "AVG"})
 _LOW = re.compile(
-    r"\b(?:trough|troughs|lowest|minimum|min|low|off[\s-]peak|overnight)\b[\s:=~]*$", re.I
+    words_opening(
+        ("trough", "troughs", "lowest", "minimum", "min", "low", r"off[\s-]peak", "overnight"),
+        ignorecase=True,
+    )
+    + r"\b[\s:=~]*$"
 )
 """Words right before a rate that make it the low point, neither the average nor a peak."""
 _PEAK_SAID = re.compile(
-    r"(?:\bup\s+to|\bwindow\s+(?:runs|is|sees|hits|does|peaks)\s+(?:at\s+)?)"
-    r"\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$",
-    re.IGNORECASE,
+    words_opening(
+        (r"up\s+to", r"window\s+(?:runs|is|sees|hits|does|peaks)\s+(?:at\s+)?"), ignorecase=True
+    )
+    + r"(?i:\s*(?:about\s+|around\s+|roughly\s+|~\s*)?$)"
 )
 """Words before a rate that make it the peak where no peak word stands beside it."""
 _PEAK_AFTER = re.compile(
@@ -514,14 +520,15 @@ def average_found(reading: Reading, name: str, mean: float, said: str) -> bool:
 
 
 _WAS_THE_PEAK = re.compile(
-    r"\b(?P<n>\d[\d.,]*\s*[kKmM]?)\s+(?:is|was|'s)\s+(?:actually\s+|really\s+)?(?:the|our|their)\s+"
+    r"(?P<n>\d(?<!\w\d)[\d.,]*\s*[kKmM]?)\s+(?:is|was|'s)\s+(?:actually\s+|really\s+)?(?:the|our|their)\s+"
     r"peak\b[^.;!?\n\d]{0,24}?\b(?:avg|average|mean|typical)\s+(?:(?:hour|day|minute)\s+)?"
     r"(?:is\s+|was\s+|'s\s+)?"
     r"(?:more\s+like\s+|closer\s+to\s+|about\s+|around\s+|roughly\s+|~\s*)?(?P<avg>\d[\d.,]*\s*[kKmM]?)\b",
     re.IGNORECASE,
 )
 """A volume's figure said again as the peak, with the real average: "40 rps avg … scratch
-that - 40 is the PEAK, avg is more like 16"."""
+that - 40 is the PEAK, avg is more like 16". Its first digit opens it, the word boundary
+looked at behind it, so the search skips to digits (``core.parse.openings``)."""
 
 
 def _said_before_as(reading: Reading, name: str, value: float) -> bool:

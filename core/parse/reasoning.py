@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import amount
+from core.parse.openings import words_opening
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
@@ -28,9 +29,9 @@ _SHARE_OF_IT = re.compile(
     re.IGNORECASE,
 )
 _OF_WHICH = re.compile(
-    rf"\bof\s+which\s+(?:about|around|roughly|~|≈)?\s*(?P<n>\d[\d,.]*\s*[kK]?)\s+(?:are|is)\s+"
-    rf"(?:the\s+)?{_THINK}\b",
-    re.IGNORECASE,
+    words_opening(("of",), ignorecase=True)
+    + r"(?i:\s+which\s+(?:about|around|roughly|~|≈)?\s*(?P<n>\d[\d,.]*\s*[kK]?)\s+(?:are|is)\s+"
+    rf"(?:the\s+)?{_THINK}\b)"
 )
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from core.parse import numbers
+from core.parse import numbers, stretches
+from core.parse.openings import words_opening
 
 _ASIDE = re.compile(r"\(\s*([^()\n]{1,30}?)\s*\)")
 _NOT_THIS = re.compile(r"\(not\s+[^()\n]{1,60}\)")
@@ -28,23 +29,38 @@ _CLAUSES = re.compile(
 )
 _PLACES = re.compile(
     # a place in a document: "p. 14", "page 22 of 40", "section 7", "Annex B, Table 3"
-    r"(?:\b(?:pp?|pg|fig|para|art)(?:\.[ \t]*|[ \t]+)|§[ \t]*"
-    r"|\b(?:pages?|sections?|clauses?|tables?|annex|appendix|figures?|items?|slides?|exhibit"
-    r"|schedule|articles?|chapter|paragraph)[ \t]+)#?\d{1,4}[a-z]?"
-    r"(?:[.\-]\d{1,3})*(?:[ \t]+of[ \t]+\d{1,4})?\b"
+    words_opening(
+        (
+            *(w + r"(?:\.[ \t]*|[ \t]+)" for w in ("pp?", "pg", "fig", "para", "art")),
+            *(
+                w + r"[ \t]+"
+                for w in ("pages?", "sections?", "clauses?", "tables?", "annex", "appendix")
+                + ("figures?", "items?", "slides?", "exhibit", "schedule", "articles?")
+                + ("chapter", "paragraph")
+            ),
+        ),
+        ignorecase=False,
+        loose=(r"§[ \t]*",),
+    )
+    + r"#?\d{1,4}[a-z]?(?:[.\-]\d{1,3})*(?:[ \t]+of[ \t]+\d{1,4})?\b"
 )
 _QUESTION = re.compile(r"\bquestion[ \t]+#?\d{1,4}\b(?![ \t]*(?:tokens?|toks?|k\b|words?))")
 """A question's number in a questionnaire ("Question 17 asks …"), not its tokens."""
 _IDS = re.compile(
     # an id: "PO 4500012345", "ticket 77120", "ref: 20931"
-    r"\b(?:tickets?|tkt|po|purchase[ \t]+order|ref(?:erence)?|invoice|rf[pqi]|jira"
-    r"|opp(?:ortunity)?)[ \t]*(?:#|no\.?|nr\.?|number|id)?[ \t]*[:#-]?[ \t]*"
-    r"[a-z]{0,4}-?\d{3,}\b"
+    words_opening(
+        (
+            *("tickets?", "tkt", "po", r"purchase[ \t]+order", "ref(?:erence)?", "invoice"),
+            *("rf[pqi]", "jira", "opp(?:ortunity)?"),
+        ),
+        ignorecase=False,
+    )
+    + r"[ \t]*(?:#|no\.?|nr\.?|number|id)?[ \t]*[:#-]?[ \t]*[a-z]{0,4}-?\d{3,}\b"
 )
 _MARKED_IDS = re.compile(
     # words that are ids only with a number sign: "case #12345", "account no. 4521"
-    r"\b(?:case|account|acct|order|quote|sr|cs)[ \t]*(?:#|no\.|nr\.|number|id)[ \t]*[:-]?"
-    r"[ \t]*[a-z]{0,4}-?\d{3,}\b"
+    words_opening(("case", "account", "acct", "order", "quote", "sr", "cs"), ignorecase=False)
+    + r"[ \t]*(?:#|no\.|nr\.|number|id)[ \t]*[:-]?[ \t]*[a-z]{0,4}-?\d{3,}\b"
 )
 _CODES = re.compile(
     r"\b[A-Z]{2,}-\d{4,}\b|#[A-Za-z]{0,4}-?\d{3,}\b"
@@ -67,15 +83,33 @@ _ROW_ID = re.compile(r"[ \t>*|]*(?:[A-Z]{1,5}|Req)-\d")
 """A requirement's id opening a line ("R-03\t…"): looked for at line starts only."""
 _HOSTS = ("gpu-", "node-", "host-", "server-", "worker-", "pod-", "rack-")
 _CLAUSE_HINT = re.compile(r"(?:^|\n)[ \t>*-]*\d{1,3}\.\d")
+_BEFORE_A_QUARTER = (
+    *("until", "by", "in", "before", "after", "from", "during", "for", r"end\s+of", "early"),
+    *("late", "mid", "next", "this", "last"),
+)
 _QUARTERS = re.compile(
-    r"\b(?:until|by|in|before|after|from|during|for|end\s+of|early|late|mid|next|this|last)\s+"
-    r"[Qq][1-4]\b|\b[Qq][1-4][\s'/-]*(?:20)?\d\d\b|\b[Qq][1-4]\s*[-/]\s*[Qq][1-4]\b"
+    words_opening(
+        (
+            *(w + r"\s+[Qq][1-4]\b" for w in _BEFORE_A_QUARTER),
+            *(q + r"[1-4][\s'/-]*(?:20)?\d\d\b" for q in "Qq"),
+            *(q + r"[1-4]\s*[-/]\s*[Qq][1-4]\b" for q in "Qq"),
+        ),
+        ignorecase=False,
+    )
 )
 """A quarter of the year ("until Q4", "Q3 2026"): no GGUF Q4 quantization, no number."""
 _DAYS = re.compile(
     # a day without its year: "on 12 November", "by March 3rd"
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?(?:{_MONTHS})\b(?![ \t]*\d)"
-    rf"|\b(?:{_MONTHS})\.?[ \t]+\d{{1,2}}(?:st|nd|rd|th)?\b(?![ \t]*(?:,[ \t]*)?\d)"
+    words_opening(
+        (
+            rf"\d\d?(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?(?:{_MONTHS})\b(?![ \t]*\d)",
+            *(
+                month + r"\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?\b(?![ \t]*(?:,[ \t]*)?\d)"
+                for month in _MONTHS.split("|")
+            ),
+        ),
+        ignorecase=False,
+    )
 )
 _PLACE_WORDS = (
     "p.",
@@ -140,9 +174,9 @@ def blank_references(text: str) -> str:
         spans += [_quarter(m) for m in _QUARTERS.finditer(text)]
     row_ids = "-" in text and any(_ROW_ID.match(line) for line in text.splitlines())
     if _CODE_HINT.search(text) or any(h in lower for h in _HOSTS) or row_ids:
-        spans += [m.span() for m in _CODES.finditer(text)]
+        spans += [m.span() for m in stretches.finditer(_CODES, text, _around_codes(text))]
     if ":" in text:
-        spans += [m.span() for m in _POSTED.finditer(text)]
+        spans += [m.span() for m in stretches.finditer(_POSTED, text, _clock_lines(text))]
     if _PHONE_HINT.search(text):
         spans += [m.span() for m in _PHONES.finditer(text)]
     if "(" in text:
@@ -155,6 +189,48 @@ def blank_references(text: str) -> str:
     for start, end in spans:
         chars[start:end] = " " * (end - start)
     return "".join(chars)
+
+
+_CLOCK = re.compile(r":(?<=\d:)(?=\d)")
+"""A clock's colon, between digits: found by its colon, the digits looked at around it."""
+
+
+def _clock_lines(text: str) -> list[tuple[int, int]]:
+    """The lines with a clock's time on them ("10:12"), where a posted header stands (see
+    ``core.parse.stretches``): ``_POSTED`` opens on a line's start, which the regex engine
+    cannot skip to."""
+    spans: list[tuple[int, int]] = []
+    for m in _CLOCK.finditer(text):
+        end = text.find("\n", m.end())
+        spans.append((text.rfind("\n", 0, m.start()) + 1, len(text) if end == -1 else end + 1))
+    return stretches.merged(spans)
+
+
+_CODE_ANCHOR = re.compile(r"-(?=\d)|#")
+"""What every code holds: the dash before its digits ("REF-20931", "gpu-17", "R-03"), or
+its hash ("#4521")."""
+
+
+def _around_codes(text: str) -> list[tuple[int, int]]:
+    """Where a code can stand (see ``core.parse.stretches``): from the letters before each
+    anchor (and a row's opening "| > *" and blanks) to past its letters, dash, digits and
+    dotted parts, with room for the look ahead or ``\\b`` after them."""
+    spans: list[tuple[int, int]] = []
+    for m in _CODE_ANCHOR.finditer(text):
+        at = m.start()
+        while at and text[at - 1].isascii() and text[at - 1].isalpha():
+            at -= 1  # "REF", "gpu", "NFR"
+        while at and text[at - 1] in " \t>*":
+            at -= 1  # a row's opening: "| > R-03"
+        end = m.end()
+        while end < len(text) and text[end].isascii() and text[end].isalpha():
+            end += 1  # "#CS-5521"
+        if end < len(text) and text[end] == "-":
+            end += 1
+        while end < len(text) and (text[end].isdecimal() or text[end] == "."):
+            end += 1  # the digits, and a requirement's dotted parts ("Req-3.1")
+        spans.append((max(0, at - 2), min(len(text), end + 2)))
+    return stretches.merged(spans)
 
 
 def _restates(text: str, m: re.Match[str]) -> bool:

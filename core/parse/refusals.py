@@ -13,18 +13,27 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.lexicon import BREAK
+from core.parse.openings import words_opening
 
 if TYPE_CHECKING:
     from core.parse.tokens import Tok
 
 _RULED = frozenset({"PRECISION", "GPU"})
+_ACCEPT = r"\s+(?:accept|take|use|do|go\s+with)"
+_WANT = r"\s+(?:accept|take|use|do|go\s+with|want|trust|like)"  # "they don't want FP4"
 _REFUSED_BEFORE = re.compile(
-    r"(?:\bno|\bnot|\bnever|\bwithout|\bavoid|\bexcept|\brather\s+than|\binstead\s+of"
-    r"|\banything\s+but|\bwon'?t\s+(?:accept|take|use|do|go\s+with)"
-    r"|\b(?:can(?:no|')t|cannot|don'?t|do\s+not|doesn'?t|does\s+not)\s+(?:accept|take|use|do"
-    r"|go\s+with|want|trust|like)"
-    r"|\brefuses?|\brejects?|\brejected|\bruled\s+out)\s+(?:the\s+|any\s+)?$",
-    re.IGNORECASE,
+    words_opening(
+        (
+            *("no", "not", "never", "without", "avoid", "except"),
+            *(r"rather\s+than", r"instead\s+of"),
+            *(r"anything\s+but", r"won'?t" + _ACCEPT),
+            *(w + _ACCEPT for w in ("can(?:no|')t", "cannot")),
+            *(w + _WANT for w in ("don'?t", r"do\s+not", "doesn'?t", r"does\s+not")),
+            *("refuses?", "rejects?", "rejected", r"ruled\s+out"),
+        ),
+        ignorecase=True,
+    )
+    + r"(?i:\s+(?:the\s+|any\s+)?$)"
 )
 _REFUSED_AFTER = re.compile(
     r"^s?\s+(?:is|are|was|were)\s+(?:rejected|out|ruled\s+out|off\s+the\s+table|a\s+no[\s-]?go"

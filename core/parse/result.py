@@ -44,6 +44,7 @@ from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.mixes import mixed_lengths
 from core.parse.numbers import compact, count
+from core.parse.openings import words_opening
 from core.parse.options import RIVAL_WORDS, deal_price, taken
 from core.parse.peaks import peak_restated
 from core.parse.plausible import implausible
@@ -193,8 +194,8 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
 
 
 _TOKENS_OF = re.compile(
-    r"\b(?P<t>tok(?:en)?s?)(?P<what>\s+of\s+(?:[a-z]+[\s-]+){1,2}?)(?P<side>in|out|input|output)\b",
-    re.IGNORECASE,
+    f"(?P<t>{words_opening(('tok(?:en)?s?',), ignorecase=True)})"
+    r"(?i:(?P<what>\s+of\s+(?:[a-z]+[\s-]+){1,2}?)(?P<side>in|out|input|output)\b)"
 )
 """What the tokens are of, blanked: "~9k tokens of transcript in" is 9k tokens in."""
 
@@ -247,9 +248,15 @@ _ABOUT_US = re.compile(
 )
 """A question about the advisor itself, with no model or GPU: no sizing."""
 _NOTHING_ASKED = re.compile(
-    r"\b(?:no\s+action\s+(?:needed|required)|nothing\s+to\s+(?:size|price|quote|do)\b"
-    r"|no\s+(?:sizing|quote|pricing)\s+(?:needed|required)|no\s+need\s+to\s+(?:size|price|quote|run))",
-    re.IGNORECASE,
+    words_opening(
+        (
+            r"no\s+action\s+(?:needed|required)",
+            r"nothing\s+to\s+(?:size|price|quote|do)\b",
+            r"no\s+(?:sizing|quote|pricing)\s+(?:needed|required)",
+            r"no\s+need\s+to\s+(?:size|price|quote|run)",
+        ),
+        ignorecase=True,
+    )
 )
 """A message that says nothing is asked of the advisor: a recap, not a sizing."""
 _ASIDE_CUES = re.compile(r"no\s+(?:action|sizing|quote|pricing|need)|nothing\s+to|fyi")

@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import compact, count
+from core.parse.openings import words_opening
 from core.parse.peaks import UNITS
 from core.parse.products import EACH_AFTER
 
@@ -22,17 +23,34 @@ if TYPE_CHECKING:
     from core.parse.facts import Reading
     from core.parse.grammar import Match
 
+_SEVERAL = (
+    r"\s+(?:apps|products|teams|workloads|services|use\s+cases|regions|tenants|clusters|sites"
+    r"|data\s*centers)"
+)
+_PART_CUES = (
+    "plus",
+    r"on\s+top",
+    r"in\s+addition",
+    *(n + _SEVERAL for n in ("two", "three", "four", "five", "several")),
+)
 _ADDS_UP = re.compile(
-    r"\b(?:total|totals|combined|in\s+all|altogether|all\s+together|sum|summed|plus"
-    r"|on\s+top|in\s+addition|(?:two|three|four|five|several)\s+(?:apps|products|teams|workloads"
-    r"|services|use\s+cases|regions|tenants|clusters|sites|data\s*centers))\b",
-    re.IGNORECASE,
+    words_opening(
+        (
+            "total",
+            "totals",
+            "combined",
+            r"in\s+all",
+            "altogether",
+            r"all\s+together",
+            "sum",
+            "summed",
+            *_PART_CUES,
+        ),
+        ignorecase=True,
+    )
+    + r"\b"
 )
-_PARTS = re.compile(
-    r"\b(?:plus|on\s+top|in\s+addition|(?:two|three|four|five|several)\s+(?:apps|products"
-    r"|teams|workloads|services|use\s+cases|regions|tenants|clusters|sites|data\s*centers))\b",
-    re.IGNORECASE,
-)
+_PARTS = re.compile(words_opening(_PART_CUES, ignorecase=True) + r"\b")
 """Words that count parts out: figures alike are then parts, not one figure said twice."""
 _PART_WORDS = frozenset(
     {"plus", "on top", "addition", "apps", "products", "teams", "workloads", "services"}
@@ -46,7 +64,12 @@ _TO_USE = re.compile(
 )
 """Words before a volume that make it the one to size, not one more part."""
 _SIDED = re.compile(r"\b(?:out|output|outputs|completions?|generated)\b", re.IGNORECASE)
-_SIDES = re.compile(r"\b(?:peaks?|average|avg|mean|busiest|typical|normal)\b", re.IGNORECASE)
+_SIDES = re.compile(
+    words_opening(
+        ("peaks?", "average", "avg", "mean", "busiest", "typical", "normal"), ignorecase=True
+    )
+    + r"\b"
+)
 _AVERAGE = frozenset({"average", "avg", "mean", "typical", "normal"})
 _VOLUMES = ("output_tokens_per_day", "requests_per_day")
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import amount, compact
+from core.parse.openings import words_opening
 from core.parse.peaks import UNITS
 from core.parse.timeunits import per_day
 
@@ -30,8 +31,18 @@ _MONTH = re.compile(
 _ANY_MONTH = re.compile(r"(?m)^\s*(?:[A-Z][a-z]{2}|20\d\d[-/])")
 """A line that starts like a month ("Jan 2026", "2026-01"): the table is looked at only then."""
 _LISTED_OVER_TIME = re.compile(
-    r"\b(?:last|past|previous)\s+\d+\s+(?:months|quarters|weeks|years)\b|\btrend\b"
-    r"|\b(?:by|per|each)\s+(?:month|quarter|week)\s*:|\bmonth\s+over\s+month\b"
+    words_opening(
+        (
+            *(
+                w + r"\s+\d+\s+(?:months|quarters|weeks|years)\b"
+                for w in ("last", "past", "previous")
+            ),
+            r"trend\b",
+            *(w + r"\s+(?:month|quarter|week)\s*:" for w in ("by", "per", "each")),
+            r"month\s+over\s+month\b",
+        ),
+        ignorecase=False,
+    )
 )
 """A comma-separated list is a history only when the message says it runs over time."""
 _GOES_ON = re.compile(

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz.distance import OSA
 
-from core.parse import numbers
+from core.parse import numbers, stretches
 from core.parse.numbers import compact
+from core.parse.openings import word_opening
 from core.parse.products import PERIODS
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ _DEFINED_BEFORE = re.compile(r"\b(?:1|one|a|an|each|every|per)\s+(?:[a-z-]+\s+)?
 def _defined(noun: str) -> re.Pattern[str]:
     """How one unit is defined in requests ("session ≈ 12 LLM calls"), opening on the noun
     itself so the regex engine skips straight to it."""
-    return re.compile(rf"\b{re.escape(noun)}{_DEFINED_AFTER}")
+    return re.compile(word_opening(noun) + _DEFINED_AFTER)
 
 
 _UNIT_FIRST = re.compile(
@@ -53,6 +54,33 @@ _UNIT_FIRST = re.compile(
     rf"(?:(?:per|each|a|an|every)\s+(?P<noun>[a-z]+)|each\b)"
 )
 """The unit said first: "~8 turns per call", "36 LLM calls each session"."""
+_FINER_AT = re.compile(_FINER_UNITS)
+_UNIT_AT = re.compile(_UNIT_WORDS)
+"""Where a unit's word stands: ``_SOME_UNIT`` and ``_UNIT_FIRST`` are looked for only
+around them (``core.parse.stretches``)."""
+
+
+def _around(lower: str, unit: re.Pattern[str], before: int, after: int) -> list[tuple[int, int]]:
+    """The stretches around each ``unit`` word: back over ``before`` runs of blanks and a
+    word and then a figure's digits, on over ``after`` runs of blanks and a word."""
+    spans: list[tuple[int, int]] = []
+    n = len(lower)
+    for m in unit.finditer(lower):
+        at, end = m.start(), m.end()
+        for _ in range(before):
+            while at and lower[at - 1].isspace():
+                at -= 1
+            while at and (lower[at - 1].isalpha() or lower[at - 1] == "-"):
+                at -= 1
+        while at and (lower[at - 1].isdecimal() or lower[at - 1] == "."):
+            at -= 1
+        for _ in range(after):
+            while end < n and lower[end].isspace():
+                end += 1
+            while end < n and lower[end].isalpha():
+                end += 1
+        spans.append((max(0, at - 2), min(n, end + 2)))
+    return stretches.merged(spans)
 
 
 @functools.lru_cache(maxsize=256)
@@ -60,7 +88,8 @@ def _across(noun: str) -> re.Pattern[str]:
     """The unit's calls said after what it spends: "each report burns ~1.8M output tokens
     in total across ~300 calls"."""
     return re.compile(
-        rf"\b{re.escape(noun)}s?\b(?:[^.;!?\n]|(?<=\d)\.(?=\d)){{0,60}}?\b(?P<said>(?:across|over|in)\s+"
+        word_opening(noun)
+        + r"s?\b(?:[^.;!?\n]|(?<=\d)\.(?=\d)){0,60}?\b(?P<said>(?:across|over|in)\s+"
         rf"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?(?P<n>\d+(?:\.\d+)?)\s+"
         rf"(?:[a-z-]+\s+){{0,2}}?(?P<unit>{_FINER_UNITS})\b)"
     )
@@ -82,7 +111,8 @@ def _per_noun(noun: str, said_first: list[re.Match[str]]) -> re.Match[str] | Non
 def _spawns(noun: str) -> re.Pattern[str]:
     """One unit starting others: "each ticket kicks off one agent run"."""
     return re.compile(
-        rf"\b{re.escape(noun)}s?\s+(?:kicks\s+off|triggers|starts|spawns|launches|fires\s+off"
+        word_opening(noun)
+        + r"s?\s+(?:kicks\s+off|triggers|starts|spawns|launches|fires\s+off"
         rf"|opens)\s+(?P<n>\d+|{SMALL_WORDS}|an?)\s+(?:[a-z-]+\s+)?(?P<hop>[a-z]{{3,}}?)s?\b"
     )
 
@@ -108,11 +138,12 @@ def defined_requests(reading: Reading) -> None:
     value = reading.values.get("requests_per_day")
     if source is None or not isinstance(value, float):
         return
-    if not _SOME_UNIT.search(reading.lower):
+    lower = reading.lower
+    some_unit = stretches.finditer(_SOME_UNIT, lower, _around(lower, _FINER_AT, 3, 0))
+    if next(some_unit, None) is None:
         return  # no figure of turns, calls or steps anywhere: nothing defines the rate's unit
     rates = [reading.said(m) for name, _, m in reading.quantities if name == "requests_per_day"]
     said = " ".join([source, *rates]).lower()  # a peak's words and its average's
-    lower = reading.lower
     defined: re.Match[str] | None = None
     start, spawned = 0, 1.0
     said_first: list[re.Match[str]] | None = None
@@ -127,7 +158,8 @@ def defined_requests(reading: Reading) -> None:
                 break
         else:
             if said_first is None:
-                said_first = list(_UNIT_FIRST.finditer(lower))
+                around = _around(lower, _UNIT_AT, 2, 2)
+                said_first = list(stretches.finditer(_UNIT_FIRST, lower, around))
             unit_first = _per_noun(noun, said_first) or _across(noun).search(lower)
             if unit_first is not None:  # "36 turns per call", "… across ~300 calls"
                 defined, start = unit_first, unit_first.start(

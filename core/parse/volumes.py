@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.numbers import amount, compact
+from core.parse.openings import word_opening, words_opening
 from core.parse.peaks import UNITS, average_found
 from core.parse.plausible import BOUNDS
 
@@ -82,7 +83,7 @@ _TOTAL_AFTER = re.compile(
 _DAY_BEFORE = re.compile(
     r"\bday(?:\s+(?:is|was|sees|has)|\s*[:=])\s*(?:about|around|roughly|~|≈)?\s*$", re.IGNORECASE
 )
-_A_DAY_IS = re.compile(r"day(?:\s+(?:is|was|sees|has)|\s*[:=])|\bdaily\s")
+_A_DAY_IS = re.compile(r"day(?:\s+(?:is|was|sees|has)|\s*[:=])|" + word_opening("daily") + r"\s")
 _DAILY_LABEL = re.compile(
     r"\bdaily\s+(?:(?P<requests>requests?|reqs?|calls|queries)\s+|(?:output\s+)?tokens?\s+)?"
     r"(?:total|volume|count)(?:\s+(?:is|was)|\s*[:=|])?\s*(?:about|around|roughly|~|≈)?\s*$",
@@ -96,10 +97,12 @@ _DAY_AFTER = re.compile(
     re.IGNORECASE,
 )
 _WINDOW = re.compile(
-    r"\b(?:last|past|previous|trailing|over\s+the|during\s+the|in\s+the|in)\s+"
-    r"(?P<n>\d{1,3}|a|one|two|three|four|six|twelve)?[\s-]*"
-    r"(?P<unit>days?|weeks?|months?|quarters?|years?)\b",
-    re.IGNORECASE,
+    words_opening(
+        ("last", "past", "previous", "trailing", r"over\s+the", r"during\s+the", r"in\s+the", "in"),
+        ignorecase=True,
+    )
+    + r"(?i:\s+(?P<n>\d{1,3}|a|one|two|three|four|six|twelve)?[\s-]*"
+    r"(?P<unit>days?|weeks?|months?|quarters?|years?)\b)",
 )
 _SMALL = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "twelve": 12}
 _DAYS = {"day": 1, "week": 7, "month": 30, "quarter": 91.25, "year": 365}

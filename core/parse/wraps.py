@@ -91,7 +91,7 @@ def _wrapped(before: str, after: str) -> str | None:
     if not line or not after:
         return None
     if line[-1] == ".":
-        word = _TRAILING_WORD.search(line[:-1])
+        word = _TRAILING_WORD.search(line, max(0, len(line) - 8), len(line) - 1)
         if word is None or word.group().lower() not in ABBREVIATIONS:
             return None
         line = line[:-1]
