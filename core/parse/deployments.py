@@ -49,6 +49,9 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
         ]
         reading.assume(f"'{said}' read as {count} GPUs ({reading.node_gpus} a node)")
         return
+    if reading.gpu_nodes is None and reading.gpu_count is None:
+        _nodes_of_the_gpu(reading, catalog)
+        return
     if reading.gpu_nodes is None or not reading.gpu_ids:
         return
     nodes, said, named = reading.gpu_nodes
@@ -57,6 +60,35 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     reading.gpu_count = count
     reading.gpu_said.append(f"GPU {count}x {gpu.id}")
     reading.assume(f"'{said}' read as {count} GPUs ({gpu.scale_up_domain_gpus} a node)")
+
+
+_NODES_COUNTED = re.compile(
+    r"(?<![/\w])(?<!per\s)(?<!each\s)(?P<n>\d{1,3}|one|two|three|four|five|six|eight|ten|twelve"
+    r"|sixteen)\s+(?:[\w-]+\s+){0,2}?(?P<unit>nodes?|servers?|boxes|box|racks?)\b"
+    r"(?!\s*(?:/|per\b|each\b|an?\s+hour|-hour|-hr))",
+    re.IGNORECASE,
+)
+"""A count of nodes or racks ("4 nodes of h200", "1 rack gb200 nvl72", "Deal is 12 nodes")."""
+
+
+def _nodes_of_the_gpu(reading: Reading, catalog: Catalog) -> None:
+    """Nodes or racks counted with one GPU named and no GPU count: the GPUs of that many of
+    the GPU's own nodes (8 a node for an 8-GPU board; 72 a rack for an NVL72 system)."""
+    ids = list(dict.fromkeys(reading.gpu_ids))
+    if len(ids) != 1 or not any(w in reading.lower for w in ("node", "server", "box", "rack")):
+        return
+    found = _NODES_COUNTED.search(reading.text)
+    nodes = numbers.count(found["n"]) if found is not None else None
+    if found is None or not nodes or nodes != int(nodes):
+        return
+    domain = catalog.gpus.get(ids[0]).scale_up_domain_gpus
+    rack = found["unit"].lower().startswith("rack")
+    if rack != (domain > 8):
+        return  # "4 nodes" of an NVL72 system, "2 racks" of 8-GPU boards: how many, unsaid
+    count = int(nodes) * domain
+    said = " ".join(found.group().split())
+    reading.gpu_count = count
+    reading.assume(f"'{said}' read as {count} GPUs ({domain} a {found['unit'].rstrip('s')})")
 
 
 _PER_NODE = re.compile(

@@ -2017,3 +2017,18 @@ def test_out_opening_a_clause_with_a_bare_length_is_the_output(catalog: Catalog,
 def test_out_inside_a_sentence_is_no_output_length(catalog: Catalog) -> None:
     got = parse("qwen3-32b, 500k req/day, 1k in / 200 out; we rolled out 300 seats", catalog).fields
     assert got["output_tokens"] == 200
+
+
+@pytest.mark.parametrize(
+    ("said", "gpus"),
+    [
+        ("3 nodes of h200, llama 3.1 70b, batch 64, $26/node/hr", 24),
+        ("Deal is 5 nodes, Qwen3-32B on B200 at $4.10/GPU-hr, 12 months", 40),
+        ("2 racks gb300 nvl72, kimi k3 nvfp4, $400/rack-hr", 144),
+    ],
+)
+def test_nodes_or_racks_counted_with_one_gpu_are_that_many_of_its_boxes(
+    catalog: Catalog, said: str, gpus: int
+) -> None:
+    parsed = parse(said, catalog)
+    assert (parsed.kind, parsed.fields["gpus"]) == ("scenario", gpus)
