@@ -58,13 +58,16 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     gpu = catalog.gpus.get(named)  # the nodes' own GPU, not the last one named
     count = nodes * gpu.scale_up_domain_gpus
     reading.gpu_count = count
+    if gpu.scale_up_domain_gpus <= 8:  # a board's GPUs: "batch 48 per node" multiplies by it
+        reading.node_gpus = reading.node_gpus or gpu.scale_up_domain_gpus
     reading.gpu_said.append(f"GPU {count}x {gpu.id}")
     reading.assume(f"'{said}' read as {count} GPUs ({gpu.scale_up_domain_gpus} a node)")
 
 
 _NODES_COUNTED = re.compile(
     r"(?<![/\w])(?<!per\s)(?<!each\s)(?P<n>\d{1,3}|one|two|three|four|five|six|eight|ten|twelve"
-    r"|sixteen)\s+(?:[\w-]+\s+){0,2}?(?P<unit>nodes?|servers?|boxes|box|racks?)\b"
+    r"|sixteen)\s+(?:(?!(?:per|each|a|an|every|x)\b)[\w-]+\s+){0,2}?(?P<unit>nodes?|servers?|boxes"
+    r"|box|racks?)\b"
     r"(?!\s*(?:/|per\b|each\b|an?\s+hour|-hour|-hr))",
     re.IGNORECASE,
 )
@@ -77,7 +80,8 @@ def _nodes_of_the_gpu(reading: Reading, catalog: Catalog) -> None:
     ids = list(dict.fromkeys(reading.gpu_ids))
     if len(ids) != 1 or not any(w in reading.lower for w in ("node", "server", "box", "rack")):
         return
-    found = _NODES_COUNTED.search(reading.text)
+    counted = list(_NODES_COUNTED.finditer(reading.text))
+    found = counted[-1] if counted else None  # "5 nodes H200 → sorry, 6 nodes": the last word
     nodes = numbers.count(found["n"]) if found is not None else None
     if found is None or not nodes or nodes != int(nodes):
         return
@@ -88,6 +92,11 @@ def _nodes_of_the_gpu(reading: Reading, catalog: Catalog) -> None:
     count = int(nodes) * domain
     said = " ".join(found.group().split())
     reading.gpu_count = count
+    reading.node_gpus = reading.node_gpus or (domain if not rack else None)
+    others = {numbers.count(m["n"]) for m in counted[:-1]} - {nodes}
+    if others:  # "2 nodes for months 1–6, then 6 nodes": a ramp, or a correction; asked
+        said_before = ", ".join(f"{n:g}" for n in sorted(o for o in others if o))
+        reading.ambiguous(f"node counts {said_before} and {nodes:g} said: using {nodes:g}")
     reading.assume(f"'{said}' read as {count} GPUs ({domain} a {found['unit'].rstrip('s')})")
 
 
@@ -174,7 +183,9 @@ def concurrency_per_node(reading: Reading) -> None:
     nodes = reading.gpu_count // per_node if reading.gpu_count and per_node else None
     if "replica" in found.group().lower() or "instance" in found.group().lower():
         copies = _REPLICAS.search(reading.text) or _REPLICA_COUNT.search(reading.text)
-        nodes = _count(copies["n"]) if copies else None  # "96 concurrent per replica"
+        a_node = _REPLICA_A_NODE.search(reading.text) if copies is None else None
+        if a_node is None:  # "TP8 so one replica per node": as many replicas as nodes
+            nodes = _count(copies["n"]) if copies else None  # "96 concurrent per replica"
     if total is None and nodes is not None:
         total = value * nodes
     if total is None or total != int(total):
@@ -184,6 +195,11 @@ def concurrency_per_node(reading: Reading) -> None:
     reading.understood.append(f"concurrency {int(total)} in all ← '{said}{found.group()}'")
 
 
+_REPLICA_A_NODE = re.compile(
+    r"\b(?:one|1)\s+replica\s+(?:per|each|a|/)\s*(?:node|box|server)\b"
+    r"|\b(?:one|1)\s+replica\s+each\b|\breplica\s+per\s+node\b",
+    re.IGNORECASE,
+)
 _MEMBERS_CONCURRENT = re.compile(
     r"(?P<n>\d(?<!\w\d)[\d,]*)\s+(?P<noun>[a-z]+s)\s*(?:[×x*]|with|running|of)\s*(?P<m>\d[\d,]*)\s+"
     r"(?:concurrent|simultaneous|parallel)\s+(?:[a-z]+\s+)?(?:each|apiece|per\s+[a-z]+)\b",

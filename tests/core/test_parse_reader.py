@@ -2032,3 +2032,23 @@ def test_nodes_or_racks_counted_with_one_gpu_are_that_many_of_its_boxes(
 ) -> None:
     parsed = parse(said, catalog)
     assert (parsed.kind, parsed.fields["gpus"]) == ("scenario", gpus)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "4 nodes of h200, batch 48 per node",
+        "4 b200 nodes, batch 48 per replica, one replica per node",
+    ],
+)
+def test_a_batch_per_node_or_replica_is_multiplied_by_the_nodes(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"llama 3.1 70b fp8: {said}, $3.40/GPU-hr, 12 months", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (32, 192)
+
+
+def test_two_node_counts_without_a_correction_are_said(catalog: Catalog) -> None:
+    parsed = parse("ramp: 2 nodes of H200 for months 1-6, then 5 nodes, $3.10/GPU-hr, "
+                   "Qwen3-32B", catalog)
+    assert any("node counts" in a for a in parsed.ambiguities)
