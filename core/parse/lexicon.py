@@ -135,8 +135,8 @@ _FOREIGN: dict[str, str] = {
     "GROWTH": "wachstum croissance crecimiento crescimento crescita groei wzrost büyüme tillväxt",
     "UTIL": "auslastung zielauslastung utilización utilizzo utilização utilizacao utilizacion",
     "BATCH": "batchgröße batchgrösse lote",
-    "PER": "pro par por har za na",
-    FILLER: "de la le les des du et und pour para con mit avec en sur auf etwa environ unos "
+    "PER": "pro par por har za na cada chacun chacune jeweils ciascuno ciascuna",
+    FILLER: "de la le les des du et und pour para con com mit avec en sur auf etwa environ unos "
     "cerca el los las y ist das vom der die im schnitt à un une di del della circa ongeveer "
     "van het een en ok około yaklaşık ve ka ki ke hai mein lagbhag ska vara ungefär "
     "は で の を が に と も へ です ます から まで 的 是 在 "

@@ -1374,3 +1374,17 @@ def test_a_spanish_quote_per_server_with_a_thousands_dot_is_split_over_its_gpus(
     assert got["gpus"] == 16
     assert got["price_per_gpu_hour"] == pytest.approx(14_600 / 8 / 730)
     assert any("the dot groups thousands" in a for a in parsed.assumed)
+
+
+@pytest.mark.parametrize(
+    ("said", "field", "value"),
+    [
+        ("3 servidores com 8 H200 cada, Llama 3.1 70B, batch 64, $3/GPU-hr", "gpus", 24),
+        ("Qwen3-32B, 200M tokens de salida al día, crece un 10% cada trimestre", "monthly_growth",
+         1.1 ** (1 / 3) - 1),
+    ],
+)
+def test_each_and_with_in_portuguese_and_spanish(
+    catalog: Catalog, said: str, field: str, value: float
+) -> None:
+    assert parse(said, catalog).fields[field] == pytest.approx(value)
