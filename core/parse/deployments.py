@@ -49,8 +49,8 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
         ]
         reading.assume(f"'{said}' read as {count} GPUs ({reading.node_gpus} a node)")
         return
-    if reading.gpu_nodes is None and reading.gpu_count is None:
-        _nodes_of_the_gpu(reading, catalog)
+    if reading.gpu_nodes is None and (reading.gpu_count is None or reading.gpu_count < 8):
+        _nodes_of_the_gpu(reading, catalog)  # "1x GB200 NVL72 rack": a count of racks
         return
     if reading.gpu_nodes is None or not reading.gpu_ids:
         return
@@ -66,7 +66,7 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
 
 _NODES_COUNTED = re.compile(
     r"(?<![/\w])(?<!per\s)(?<!each\s)(?P<n>\d{1,3}|one|two|three|four|five|six|eight|ten|twelve"
-    r"|sixteen)\s+(?:(?!(?:per|each|a|an|every|x)\b)[\w-]+\s+){0,2}?(?P<unit>nodes?|servers?|boxes"
+    r"|sixteen)(?:\s*[x×])?\s+(?:(?!(?:per|each|a|an|every|x|across|over|in|on|for|the|at|to|from|of)\b)[\w-]+\s+){0,2}?(?P<unit>nodes?|servers?|boxes"
     r"|box|racks?)\b"
     r"(?!\s*(?:/|per\b|each\b|an?\s+hour|-hour|-hr))",
     re.IGNORECASE,
@@ -85,6 +85,8 @@ def _nodes_of_the_gpu(reading: Reading, catalog: Catalog) -> None:
     nodes = numbers.count(found["n"]) if found is not None else None
     if found is None or not nodes or nodes != int(nodes):
         return
+    if reading.gpu_count is not None and reading.gpu_count != nodes:
+        return  # "2 GPUs … 4 nodes": two counts, neither of the other
     domain = catalog.gpus.get(ids[0]).scale_up_domain_gpus
     rack = found["unit"].lower().startswith("rack")
     if rack != (domain > 8):

@@ -2025,6 +2025,7 @@ def test_out_inside_a_sentence_is_no_output_length(catalog: Catalog) -> None:
         ("3 nodes of h200, llama 3.1 70b, batch 64, $26/node/hr", 24),
         ("Deal is 5 nodes, Qwen3-32B on B200 at $4.10/GPU-hr, 12 months", 40),
         ("2 racks gb300 nvl72, kimi k3 nvfp4, $400/rack-hr", 144),
+        ("1x GB200 NVL72 rack, Kimi K3, concurrency 512 across the rack, $4.60/GPU-hr", 72),
     ],
 )
 def test_nodes_or_racks_counted_with_one_gpu_are_that_many_of_its_boxes(
