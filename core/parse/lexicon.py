@@ -136,7 +136,7 @@ _FOREIGN: dict[str, str] = {
     "UTIL": "auslastung zielauslastung utilización utilizzo utilização utilizacao utilizacion",
     "BATCH": "batchgröße batchgrösse lote",
     "PER": "pro par por har za na cada chacun chacune jeweils ciascuno ciascuna",
-    FILLER: "de la le les des du et und pour para con com mit avec en sur auf etwa environ unos "
+    FILLER: "de la le les des du da et und pour para con com mit avec en sur auf etwa environ unos "
     "cerca el los las y ist das vom der die im schnitt à un une di del della circa ongeveer "
     "van het een en ok około yaklaşık ve ka ki ke hai mein lagbhag ska vara ungefär "
     "は で の を が に と も へ です ます から まで 的 是 在 "
@@ -232,6 +232,11 @@ _FACTORS: dict[str, float] = {
     "doppelte": 2.0,
     "dreifache": 3.0,
     "vierfache": 4.0,
+    "doble": 2.0,  # Spanish, Portuguese, Italian: "el pico es el doble del promedio"
+    "dobro": 2.0,
+    "doppio": 2.0,
+    "triplo": 3.0,
+    "triplice": 3.0,
     "quadruple": 4.0,
     "half": 0.5,
     "halve": 0.5,

@@ -297,7 +297,13 @@ def _ratio_after(text: str, m: Match, toks: list[Tok], k: int) -> bool:
         m.last < k <= m.last + REACH
         and not any(toks[j].type == "PEAK" for j in range(m.last + 1, k))  # "… the peak is 4x"
         and not _SENTENCE_END.search(text, m.toks[-1].end, toks[k].start)
-    )
+        and not _PEAK_NAMED.search(text, m.toks[-1].end, toks[k].start)
+    )  # "2,5 miliardi … al mese, con un picco pari al doppio della media": the peak's own
+
+
+_PEAK_NAMED = re.compile(
+    r"\b(?:peak|picco|pico|pic|spitze|spitzenlast|lastspitze|pointe|piek|toppen)\b", re.IGNORECASE
+)
 
 
 _SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")

@@ -1388,3 +1388,20 @@ def test_each_and_with_in_portuguese_and_spanish(
     catalog: Catalog, said: str, field: str, value: float
 ) -> None:
     assert parse(said, catalog).fields[field] == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("said", "per_day"),
+    [
+        ("O pico é de 40 req/s e o pico é o dobro da média", 20 * 86400),
+        ("900 milioni di token in uscita al mese, con un picco pari al doppio della media",
+         30e6),
+    ],
+)
+def test_double_the_average_in_portuguese_and_italian(
+    catalog: Catalog, said: str, per_day: float
+) -> None:
+    got = parse(f"Kimi K2 su B300. {said}. 2k in 300 out", catalog).fields
+    assert got["peak_to_average"] == 2.0
+    name = "requests_per_day" if "req" in said else "output_tokens_per_day"
+    assert got[name] == pytest.approx(per_day)
