@@ -81,7 +81,7 @@ def _summed(
     if len(reading.unsided) == 1:
         value, unit, said, question = reading.unsided[0]
         return timeunits.per_day(value, unit), said, {question}, (value, unit)
-    spans = [(reading.text.find(said), said) for _, _, said, _ in reading.unsided]
+    spans = [(reading.find(said), said) for _, _, said, _ in reading.unsided]
     if any(at < 0 for at, _ in spans):
         return None
     several = _SEVERAL.search(reading.text) is not None  # "three apps …: 400k/day, 250k/day"

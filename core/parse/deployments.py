@@ -176,7 +176,7 @@ def concurrency_per_node(reading: Reading) -> None:
     """ "3 nodes × 8 H200, 24 concurrent per node (so 72 total)": the deployment's
     concurrency is the total, said or multiplied out by the nodes."""
     said, value = reading.sources.get("concurrency"), reading.values.get("concurrency")
-    at = reading.text.find(said) if said else -1
+    at = reading.find(said) if said else -1
     found = _PER_NODE.match(reading.text, at + len(said or "")) if at >= 0 else None
     if found is None or not isinstance(value, int):
         return

@@ -71,6 +71,8 @@ ELLIPTIC_MIN = 1000.0
 speed or a rate of anything, and is asked about."""
 _THOUSANDS_DOT = re.compile(r"\d{1,3}\.\d{3}")
 QUANTITIES = frozenset({"requests_per_day", "output_tokens_per_day", "concurrency"})
+LENGTHS = tuple(_PER_REQUEST[side] for side in ("input", "output", "reasoning"))
+"""A request's lengths, in the contract's names: what a request's shape is said in."""
 
 
 @dataclass

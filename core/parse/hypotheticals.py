@@ -24,7 +24,8 @@ _SET_ASIDE = re.compile(
 
 def hypotheticals_set_aside(text: str) -> tuple[str, list[str]]:
     """``text`` with each what-if set aside blanked, and what is said of each."""
-    if " if " not in text.lower() and "(if " not in text.lower():
+    lower = text.lower()
+    if " if " not in lower and "(if " not in lower:
         return text, []
     notes: list[str] = []
 

@@ -17,19 +17,19 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from core.parse.facts import LENGTHS
 from core.parse.numbers import compact
 
 if TYPE_CHECKING:
     from core.parse.facts import Reading
 
-_LENGTHS = ("input_tokens", "output_tokens", "reasoning_tokens")
 _SHARE = re.compile(r"(?<![\d.,])(?P<pct>\d{1,2}(?:\.\d)?)\s*%")
 _SHARE_REACH = 40
 """Characters from a share to its part's first length: "40% long (3,000 in / 600 out)"."""
 
 
 def mixed_lengths(reading: Reading) -> None:
-    flagged = [n for n in _LENGTHS if f"two values for {n} " in " ".join(reading.ambiguities)]
+    flagged = [n for n in LENGTHS if f"two values for {n} " in " ".join(reading.ambiguities)]
     if not flagged:
         return  # one length each: nothing to average (most messages)
     parts = _volume_parts(reading) or _share_parts(reading)
@@ -73,7 +73,7 @@ def _share_parts(reading: Reading) -> list[tuple[int, float, str]] | None:
     if "%" not in reading.text:
         return None
     firsts = sorted(
-        m.toks[0].start for n in _LENGTHS for _, m in reading.history.get(n, []) if m is not None
+        m.toks[0].start for n in LENGTHS for _, m in reading.history.get(n, []) if m is not None
     )
     shares = [
         s

@@ -147,7 +147,7 @@ def ratio_corrected(reading: Reading) -> None:
     """A peak-to-average ratio said, then corrected by a bare one after a marker word."""
     said = reading.sources.get("peak_to_average")
     ratio = reading.values.get("peak_to_average")
-    if not said or ratio is None or (at := reading.text.find(said)) < 0:
+    if not said or ratio is None or (at := reading.find(said)) < 0:
         return
     found = _RATIO_AGAIN.search(reading.text, at + len(said))
     if found is None or not 1 < (new := float(found["x"])) <= MAX_RATIO or new == ratio:
@@ -478,7 +478,7 @@ def _said_after(reading: Reading, mean_said: str, ratio: float, quotient: float)
     said = reading.sources.get("peak_to_average")
     if not said or abs(quotient - ratio) <= 0.05 * ratio:
         return False
-    at, mean_at = reading.text.find(said), reading.text.rfind(mean_said)
+    at, mean_at = reading.find(said), reading.text.rfind(mean_said)
     return 0 <= at < mean_at
 
 

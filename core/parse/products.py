@@ -203,6 +203,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     text = reading.text
     lower = reading.lower
     daily_users = any(w in lower for w in _ACTIVE_USERS)
+    each_said = "each" in lower  # calls said of each member before them: looked for only then
     chain: list[Factor] = []
     restated: list[str] = []
     ahead: Factor | None = None  # a count per member said before the members
@@ -219,7 +220,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
             continue  # "each one does around 8 requests": the 8 is the frequency
         if not chain:
             per_member = _factor(text, t) if ahead is None else None
-            if ahead is None and (per_member is None or per_member.per == "each"):
+            if ahead is None and each_said and (per_member is None or per_member.per == "each"):
                 named = _calls_of_each(text, t)
                 if named is not None and per_member is not None:  # its own words said back
                     named = Factor(named.value, named.noun, named.per, None, per_member.said)

@@ -34,7 +34,7 @@ from core.parse.deployments import (
     replicas,
 )
 from core.parse.discounts import discounted
-from core.parse.facts import Reading, read
+from core.parse.facts import LENGTHS, Reading, read
 from core.parse.grammar import matches
 from core.parse.hypotheticals import hypotheticals_set_aside
 from core.parse.keyvalue import Pairs, read_pairs
@@ -295,7 +295,7 @@ DEMAND = (
     "planned_utilization",
 )
 """What only a traffic says: service targets, growth, peaks, the share of capacity planned."""
-PER_REQUEST = ("input_tokens", "output_tokens", "reasoning_tokens")
+PER_REQUEST = LENGTHS
 """A request's lengths: with no GPU count or batch, a load to size, not a deployment."""
 
 
@@ -509,7 +509,7 @@ def _without_rivals(
 def _of_today(reading: Reading, said: str | None) -> bool:
     """Whether a figure was said of what they run today: in a sentence that says so, or
     under a heading that does."""
-    if not said or (at := reading.text.find(said)) < 0:
+    if not said or (at := reading.find(said)) < 0:
         return False
     clause = context.before(reading.text, at)
     now = [m.end() for m in _NOW.finditer(clause)]

@@ -689,8 +689,8 @@ def _in_a_figures_clause(toks: list[Tok], k: int, text: str) -> bool:
     not "(avg hour, not peak)", "8pm (that's their peak), ~60 rps", nor before a multiple
     ("the peak hour comes in at 2.5x the mean": the ratio's own peak word)."""
     word = toks[k]
-    after = next((t for t in toks[k + 1 :] if t.type in _ANCHORS), None)
-    before = next((t for t in reversed(toks[:k]) if t.type in _ANCHORS), None)
+    after = next((toks[j] for j in range(k + 1, len(toks)) if toks[j].type in _ANCHORS), None)
+    before = next((toks[j] for j in range(k - 1, -1, -1) if toks[j].type in _ANCHORS), None)
     after = after if after is not None and after.type == "NUM" else None  # not "2.5x the mean"
     before = before if before is not None and before.type == "NUM" else None
     gaps = [text[word.end : after.start]] if after is not None else []

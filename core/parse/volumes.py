@@ -459,7 +459,7 @@ def _clock_window(reading: Reading, name: str) -> tuple[re.Match[str], int] | No
     """The hours of a clock span said right after a rate ("~45 rps during business hours
     (9am-5pm)"); a peak's span ("peak 120 rps 6-9pm") is the peak's, not the day's."""
     said = reading.sources.get(name, "")
-    at = reading.text.find(said) if said else -1
+    at = reading.find(said) if said else -1
     if at < 0 or _PEAK_BEFORE.search(reading.text, max(0, at - 30), at + len(said)):
         return None
     end = at + len(said)
@@ -612,7 +612,7 @@ def _day_in_a_window(reading: Reading) -> None:
     of the clock keeps its volume, and its peak is the span's share of the day (24/hours)."""
     name = "requests_per_day"
     said = reading.sources.get(name, "")
-    at = reading.text.find(said) if said else -1
+    at = reading.find(said) if said else -1
     if at < 0 or reading.values.get("peak_to_average") is not None:
         return
     end = at + len(said)
