@@ -1,10 +1,8 @@
-"""How big a deployment said in parts is: GPUs by the node, rack or replica, and
-concurrency by the node, replica or GPU.
+"""How many GPUs a deployment said in parts has: GPUs by the node, rack or replica.
 
 "2 GB300 racks" are 144 GPUs; "an 8-GPU B300 node" then "two such nodes" are 16;
-"4 replicas, each one 2 nodes × 8 MI355X" are 64; "96 concurrent per replica" on those
-is 384, and "12 sessions per GPU" on 144 GPUs is 1,728. Each count is multiplied out and
-the multiplication said.
+"4 replicas, each one 2 nodes × 8 MI355X" are 64. Each count is multiplied out and the
+multiplication said. (Concurrency said by the part is ``core.parse.concurrency``'s.)
 """
 
 from __future__ import annotations
@@ -13,9 +11,6 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse import numbers
-from core.parse.context import around
-from core.parse.numbers import digits
-from core.parse.openings import words_opening
 
 if TYPE_CHECKING:
     from core.catalog import Catalog
@@ -102,57 +97,20 @@ def _nodes_of_the_gpu(reading: Reading, catalog: Catalog) -> None:
     reading.assume(f"'{said}' read as {count} GPUs ({domain} a {found['unit'].rstrip('s')})")
 
 
-_PER_NODE = re.compile(
-    r"\s*(?:(?:sequences|seqs|requests|sessions|users|streams|calls|chats|conversations)\s+)?"
-    r"(?:per|each|a|/)\s*"
-    r"(?:node|box|server|replica|instance|pod)\b"
-    r"(?:[^.;\n\d]{0,12}?(?P<total>\d[\d,]*)\s+(?:in\s+)?(?:total|overall|in\s+all)\b)?",
-    re.IGNORECASE,
-)
-"""Concurrency said a node ("24 concurrent per node", "32 concurrent sequences per replica"),
-maybe with its total ("so 72 total")."""
-
-
-_PER_GPU_SESSIONS = re.compile(
-    r"\b(?P<n>\d{1,4})\s+(?:concurrent\s+)?(?:streams?|sessions?|sequences?|requests?|users?|slots?)"
-    r"\s+(?:per|a|/|each)\s*(?:gpu|card)\b",
-    re.IGNORECASE,
-)
-
-
-_PER_GPU_WORDS = ("per gpu", "a gpu", "/gpu", "each gpu", "per card", "/card")
-
-
-def concurrency_per_gpu(reading: Reading) -> None:
-    """ "12 sessions per GPU" on a deployment of 144 GPUs: 1,728 concurrent, said."""
-    lower = reading.lower
-    if not reading.gpu_count or not any(w in lower for w in _PER_GPU_WORDS):
-        return
-    found = next(around(_PER_GPU_SESSIONS, reading.text, lower, _PER_GPU_WORDS, 60, 12), None)
-    if found is None:
-        return
-    said = reading.sources.get("concurrency")
-    if "concurrency" in reading.values and not (said and said in found.group()):
-        return  # a concurrency said of the whole deployment stands
-    total = int(found["n"]) * reading.gpu_count
-    reading.values["concurrency"] = total
-    reading.understood.append(f"concurrency {total} ← '{found.group()}' × {reading.gpu_count} GPUs")
-
-
-_REPLICAS = re.compile(
+REPLICAS = re.compile(
     r"\b(?P<n>\d{1,3}|two|three|four|five|six|eight|ten)\s+(?:replicas|instances|copies)\s*,?\s+"
     r"each(?:\s+one|\s+of\s+them)?\b",
     re.IGNORECASE,
 )
 """Copies of one deployment, each described after: "4 replicas, each one 2 nodes × 8 MI355X"."""
-_REPLICA_COUNT = re.compile(
+REPLICA_COUNT = re.compile(
     r"\b(?P<n>\d{1,3}|two|three|four|five|six|eight|ten)\s+(?:replicas|instances|copies)\b",
     re.IGNORECASE,
 )
 """How many copies, said anywhere: what a figure said "per replica" is multiplied by."""
 
 
-def _count(said: str) -> int | None:
+def whole_count(said: str) -> int | None:
     value = numbers.count(said)
     return int(value) if value and value == int(value) else None
 
@@ -160,8 +118,8 @@ def _count(said: str) -> int | None:
 def replicas(reading: Reading) -> None:
     """The GPUs of every replica, when the GPUs said are one replica's."""
     said = reading.gpu_count and any(w in reading.lower for w in ("replica", "instance", "copies"))
-    found = _REPLICAS.search(reading.text) if said else None
-    copies = _count(found["n"]) if found else None
+    found = REPLICAS.search(reading.text) if said else None
+    copies = whole_count(found["n"]) if found else None
     if found is None or not copies or copies < 2 or reading.gpu_count is None:
         return
     one = reading.gpu_count
@@ -170,71 +128,6 @@ def replicas(reading: Reading) -> None:
         g.replace(f"GPU {one}x ", f"GPU {one * copies}x ", 1) for g in reading.gpu_said
     ]
     reading.assume(f"'{' '.join(found.group().split())}': {copies} × {one} = {one * copies} GPUs")
-
-
-def concurrency_per_node(reading: Reading) -> None:
-    """ "3 nodes × 8 H200, 24 concurrent per node (so 72 total)": the deployment's
-    concurrency is the total, said or multiplied out by the nodes."""
-    said, value = reading.sources.get("concurrency"), reading.values.get("concurrency")
-    at = reading.find(said) if said else -1
-    found = _PER_NODE.match(reading.text, at + len(said or "")) if at >= 0 else None
-    if found is None or not isinstance(value, int):
-        return
-    total = digits(found["total"]) if found["total"] else None
-    per_node = reading.node_gpus
-    nodes = reading.gpu_count // per_node if reading.gpu_count and per_node else None
-    if "replica" in found.group().lower() or "instance" in found.group().lower():
-        copies = _REPLICAS.search(reading.text) or _REPLICA_COUNT.search(reading.text)
-        a_node = _REPLICA_A_NODE.search(reading.text) if copies is None else None
-        if a_node is None:  # "TP8 so one replica per node": as many replicas as nodes
-            nodes = _count(copies["n"]) if copies else None  # "96 concurrent per replica"
-    if total is None and nodes is not None:
-        total = value * nodes
-    if total is None or total != int(total):
-        reading.ambiguous(f"'{said}{found.group()}': say how many nodes, or the total")
-        return
-    reading.values["concurrency"] = int(total)
-    reading.understood.append(f"concurrency {int(total)} in all ← '{said}{found.group()}'")
-
-
-_REPLICA_A_NODE = re.compile(
-    r"\b(?:one|1)\s+replica\s+(?:per|each|a|/)\s*(?:node|box|server)\b"
-    r"|\b(?:one|1)\s+replica\s+each\b|\breplica\s+per\s+node\b",
-    re.IGNORECASE,
-)
-_MEMBERS_CONCURRENT = re.compile(
-    r"(?P<n>\d(?<!\w\d)[\d,]*)\s+(?P<noun>[a-z]+s)\s*(?:[×x*]|with|running|of)\s*(?P<m>\d[\d,]*)\s+"
-    r"(?:concurrent|simultaneous|parallel)\s+(?:[a-z]+\s+)?(?:each|apiece|per\s+[a-z]+)\b",
-    re.IGNORECASE,
-)
-"""A count of members, each with its own concurrency: "12 tenants × 16 concurrent sessions
-each". The first digit opens it, its word boundary looked at behind it: the search skips
-to digits (``core.parse.openings``)."""
-
-
-def concurrency_of_members(reading: Reading) -> None:
-    """ "12 tenants × 16 concurrent sessions each": the deployment's concurrency is their
-    product, said back with both figures."""
-    lower = reading.lower
-    if not any(w in lower for w in ("concurrent", "simultaneous", "parallel")):
-        return
-    if " each" not in lower and "apiece" not in lower and " per " not in lower:
-        return
-    found = _MEMBERS_CONCURRENT.search(reading.text)
-    if found is None:
-        return
-    members, each = digits(found["n"]), digits(found["m"])
-    if not members or not each or found["noun"].lower() in _NOT_MEMBERS:
-        return
-    total = int(members * each)
-    reading.values["concurrency"] = total
-    reading.sources["concurrency"] = found.group()
-    said = " ".join(found.group().split())
-    reading.understood.append(f"concurrency {total} ({members:g} × {each:g}) ← '{said}'")
-
-
-_NOT_MEMBERS = frozenset({"gpus", "nodes", "servers", "boxes", "tokens", "requests", "calls"})
-"""Nouns a count before a concurrency names that are no members holding one each."""
 
 
 _GPUS_A_NODE = re.compile(
@@ -257,28 +150,3 @@ _SUCH_NODES = re.compile(
     r"(?:such|of\s+(?:those|these|them))\s+(?:nodes|boxes|servers|machines)\b",
     re.IGNORECASE,
 )
-
-
-_ONE_OF_TWO = re.compile(
-    words_opening(("batch", "concurrency", "bs"), ignorecase=True)
-    + r"(?i:\s+(?P<a>\d{1,4})\s+(?:vs\.?|versus|or)\s+(?P<b>\d{1,4})\b"
-    r"[^.;!?\n\d]{0,20}?(?:[—–:-]|,)?\s*(?:run|go\s+with|use|pick|take|settled\s+on)\s+"
-    r"(?:batch\s+)?(?P<c>\d{1,4})\b)"
-)
-"""Two batch sizes weighed and one chosen: "back and forth on batch 32 vs 64 — run 64"."""
-
-
-def chosen_batch(reading: Reading) -> None:
-    """The batch chosen of two weighed, not the first said (see ``_ONE_OF_TWO``)."""
-    weighed = " vs" in reading.lower or " or " in reading.lower
-    if "concurrency" not in reading.values or not weighed:
-        return
-    found = _ONE_OF_TWO.search(reading.text)
-    if found is None or found["c"] not in (found["a"], found["b"]):
-        return
-    chosen = int(found["c"])
-    if reading.values["concurrency"] == chosen:
-        return
-    reading.values["concurrency"] = chosen
-    said = " ".join(found.group().split())
-    reading.understood.append(f"concurrency {chosen}, the one chosen ← '{said}'")

@@ -23,16 +23,15 @@ from core.parse.bare_rates import shared_rate, unsided_rate
 from core.parse.breakdowns import breakdown, listed
 from core.parse.calls import call_minutes, concurrent_turns
 from core.parse.cjk import spelled_out
-from core.parse.counts import calls_added, counts_first
-from core.parse.dates import dates
-from core.parse.deployments import (
+from core.parse.concurrency import (
     chosen_batch,
     concurrency_of_members,
     concurrency_per_gpu,
     concurrency_per_node,
-    nodes_to_gpus,
-    replicas,
 )
+from core.parse.counts import calls_added, counts_first
+from core.parse.dates import dates
+from core.parse.deployments import nodes_to_gpus, replicas
 from core.parse.discounts import discounted
 from core.parse.facts import LENGTHS, Reading, read
 from core.parse.grammar import matches
@@ -308,8 +307,10 @@ def kind_of(reading: Reading, pairs: Pairs, want: Kind | None = None) -> Kind:
     if not named and _ABOUT_US.search(reading.text):
         return "unknown"  # "Does leasewise handle bursty traffic, like a 10x spike?"
     volume = any(values.get(v) is not None for v in VOLUME)
-    if want is None and _ASIDE_CUES.search(reading.lower) and (
-        _NOTHING_ASKED.search(reading.text) or (not volume and _FYI.search(reading.text))
+    if (
+        want is None
+        and _ASIDE_CUES.search(reading.lower)
+        and (_NOTHING_ASKED.search(reading.text) or (not volume and _FYI.search(reading.text)))
     ):
         return "unknown"  # "Recap of the benchmark, no action needed: on 8x H200 we measured …"
     if volume:

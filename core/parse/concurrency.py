@@ -1,0 +1,145 @@
+"""How many requests a deployment runs at once, when it is said by the part: by the node,
+replica or GPU ("24 concurrent per node", "12 sessions per GPU"), by members each with
+their own ("12 tenants × 16 concurrent sessions each"), or as the one chosen of two weighed.
+Each total is multiplied out and said back with its factors.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from core.parse.context import around
+from core.parse.deployments import REPLICA_COUNT, REPLICAS, whole_count
+from core.parse.numbers import digits
+from core.parse.openings import words_opening
+
+if TYPE_CHECKING:
+    from core.parse.facts import Reading
+
+
+_PER_NODE = re.compile(
+    r"\s*(?:(?:sequences|seqs|requests|sessions|users|streams|calls|chats|conversations)\s+)?"
+    r"(?:per|each|a|/)\s*"
+    r"(?:node|box|server|replica|instance|pod)\b"
+    r"(?:[^.;\n\d]{0,12}?(?P<total>\d[\d,]*)\s+(?:in\s+)?(?:total|overall|in\s+all)\b)?",
+    re.IGNORECASE,
+)
+"""Concurrency said a node ("24 concurrent per node", "32 concurrent sequences per replica"),
+maybe with its total ("so 72 total")."""
+
+
+_PER_GPU_SESSIONS = re.compile(
+    r"\b(?P<n>\d{1,4})\s+(?:concurrent\s+)?(?:streams?|sessions?|sequences?|requests?|users?|slots?)"
+    r"\s+(?:per|a|/|each)\s*(?:gpu|card)\b",
+    re.IGNORECASE,
+)
+
+
+_PER_GPU_WORDS = ("per gpu", "a gpu", "/gpu", "each gpu", "per card", "/card")
+
+
+def concurrency_per_gpu(reading: Reading) -> None:
+    """ "12 sessions per GPU" on a deployment of 144 GPUs: 1,728 concurrent, said."""
+    lower = reading.lower
+    if not reading.gpu_count or not any(w in lower for w in _PER_GPU_WORDS):
+        return
+    found = next(around(_PER_GPU_SESSIONS, reading.text, lower, _PER_GPU_WORDS, 60, 12), None)
+    if found is None:
+        return
+    said = reading.sources.get("concurrency")
+    if "concurrency" in reading.values and not (said and said in found.group()):
+        return  # a concurrency said of the whole deployment stands
+    total = int(found["n"]) * reading.gpu_count
+    reading.values["concurrency"] = total
+    reading.understood.append(f"concurrency {total} ← '{found.group()}' × {reading.gpu_count} GPUs")
+
+
+def concurrency_per_node(reading: Reading) -> None:
+    """ "3 nodes × 8 H200, 24 concurrent per node (so 72 total)": the deployment's
+    concurrency is the total, said or multiplied out by the nodes."""
+    said, value = reading.sources.get("concurrency"), reading.values.get("concurrency")
+    at = reading.find(said) if said else -1
+    found = _PER_NODE.match(reading.text, at + len(said or "")) if at >= 0 else None
+    if found is None or not isinstance(value, int):
+        return
+    total = digits(found["total"]) if found["total"] else None
+    per_node = reading.node_gpus
+    nodes = reading.gpu_count // per_node if reading.gpu_count and per_node else None
+    if "replica" in found.group().lower() or "instance" in found.group().lower():
+        copies = REPLICAS.search(reading.text) or REPLICA_COUNT.search(reading.text)
+        a_node = _REPLICA_A_NODE.search(reading.text) if copies is None else None
+        if a_node is None:  # "TP8 so one replica per node": as many replicas as nodes
+            nodes = whole_count(copies["n"]) if copies else None  # "96 concurrent per replica"
+    if total is None and nodes is not None:
+        total = value * nodes
+    if total is None or total != int(total):
+        reading.ambiguous(f"'{said}{found.group()}': say how many nodes, or the total")
+        return
+    reading.values["concurrency"] = int(total)
+    reading.understood.append(f"concurrency {int(total)} in all ← '{said}{found.group()}'")
+
+
+_REPLICA_A_NODE = re.compile(
+    r"\b(?:one|1)\s+replica\s+(?:per|each|a|/)\s*(?:node|box|server)\b"
+    r"|\b(?:one|1)\s+replica\s+each\b|\breplica\s+per\s+node\b",
+    re.IGNORECASE,
+)
+_MEMBERS_CONCURRENT = re.compile(
+    r"(?P<n>\d(?<!\w\d)[\d,]*)\s+(?P<noun>[a-z]+s)\s*(?:[×x*]|with|running|of)\s*(?P<m>\d[\d,]*)\s+"
+    r"(?:concurrent|simultaneous|parallel)\s+(?:[a-z]+\s+)?(?:each|apiece|per\s+[a-z]+)\b",
+    re.IGNORECASE,
+)
+"""A count of members, each with its own concurrency: "12 tenants × 16 concurrent sessions
+each". The first digit opens it, its word boundary looked at behind it: the search skips
+to digits (``core.parse.openings``)."""
+
+
+def concurrency_of_members(reading: Reading) -> None:
+    """ "12 tenants × 16 concurrent sessions each": the deployment's concurrency is their
+    product, said back with both figures."""
+    lower = reading.lower
+    if not any(w in lower for w in ("concurrent", "simultaneous", "parallel")):
+        return
+    if " each" not in lower and "apiece" not in lower and " per " not in lower:
+        return
+    found = _MEMBERS_CONCURRENT.search(reading.text)
+    if found is None:
+        return
+    members, each = digits(found["n"]), digits(found["m"])
+    if not members or not each or found["noun"].lower() in _NOT_MEMBERS:
+        return
+    total = int(members * each)
+    reading.values["concurrency"] = total
+    reading.sources["concurrency"] = found.group()
+    said = " ".join(found.group().split())
+    reading.understood.append(f"concurrency {total} ({members:g} × {each:g}) ← '{said}'")
+
+
+_NOT_MEMBERS = frozenset({"gpus", "nodes", "servers", "boxes", "tokens", "requests", "calls"})
+"""Nouns a count before a concurrency names that are no members holding one each."""
+
+
+_ONE_OF_TWO = re.compile(
+    words_opening(("batch", "concurrency", "bs"), ignorecase=True)
+    + r"(?i:\s+(?P<a>\d{1,4})\s+(?:vs\.?|versus|or)\s+(?P<b>\d{1,4})\b"
+    r"[^.;!?\n\d]{0,20}?(?:[—–:-]|,)?\s*(?:run|go\s+with|use|pick|take|settled\s+on)\s+"
+    r"(?:batch\s+)?(?P<c>\d{1,4})\b)"
+)
+"""Two batch sizes weighed and one chosen: "back and forth on batch 32 vs 64 — run 64"."""
+
+
+def chosen_batch(reading: Reading) -> None:
+    """The batch chosen of two weighed, not the first said (see ``_ONE_OF_TWO``)."""
+    weighed = " vs" in reading.lower or " or " in reading.lower
+    if "concurrency" not in reading.values or not weighed:
+        return
+    found = _ONE_OF_TWO.search(reading.text)
+    if found is None or found["c"] not in (found["a"], found["b"]):
+        return
+    chosen = int(found["c"])
+    if reading.values["concurrency"] == chosen:
+        return
+    reading.values["concurrency"] = chosen
+    said = " ".join(found.group().split())
+    reading.understood.append(f"concurrency {chosen}, the one chosen ← '{said}'")
