@@ -38,6 +38,25 @@ _WORDS: dict[str, str] = {
     "请求": "requests",
     "件の": "",
     "件": "",
+    "1GPU時間あたり": "per GPU-hour",
+    "GPU時間あたり": "per GPU-hour",
+    "每卡每小时": "per GPU-hour",
+    "每卡时": "per GPU-hour",
+    "GPU당 시간당": "per GPU-hour",
+    "시간당": "per hour",
+    "ドル": "dollars",
+    "利用率": "utilization",
+    "稼働率": "utilization",
+    "使用率": "utilization",
+    "이용률": "utilization",
+    "사용률": "utilization",
+    "가동률": "utilization",
+    "美元": "dollars",
+    "달러": "dollars",
+    "服务器": "servers",
+    "サーバー": "servers",
+    "ノード": "nodes",
+    "节点": "nodes",
     "入力": "input",
     "输入": "input",
     "出力": "output",
@@ -81,7 +100,11 @@ _WORDS: dict[str, str] = {
     "合同": "term",
     "年": " years",
     "동시 사용자": "concurrent",
+    "동시 요청": "concurrent",
     "동시": "concurrent",
+    "개월": "months",
+    "약정": "term",
+    "개": " ",
     "요청": "requests",
     "일일": "per day",
     "하루": "per day",
@@ -116,8 +139,14 @@ _HALF_YEAR = re.compile(r"(?<![\d一二两三四五六七八九十])半年")
 """"半年": half a year, six months."""
 _TIMES_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*([十百千])([万亿億]?)")
 """Digits before a unit numeral, "6千": six thousand; "3千万": thirty million."""
-_COUNTED = re.compile(r"(\d+)\s*대")
-"""Korean "H100 4대": four of them."""
+_COUNTED = re.compile(r"(\d+)\s*[대장]")
+"""Korean "H100 4대", "H200 16장": four of them, sixteen cards."""
+_ITEMS = re.compile(r"(?<=\d)\s*件(?!の)")
+""""毎秒15件": fifteen items a second, which in a sizing are requests."""
+_CARDS_EACH = re.compile(r"(?:每台|1台あたり|各)\s*(\d+)\s*(?:卡|枚|GPU)")
+""""每台 8 卡": eight cards a server."""
+_NODES_COUNTED = re.compile(r"(ノード|サーバー|服务器|节点)\s*(\d+)\s*台")
+""""ノード3台": three nodes, the counter after the noun."""
 
 
 def _numeral(said: str) -> str:
@@ -142,6 +171,9 @@ def spelled_out(text: str) -> str:
         return text
     text = text.replace("、", ", ").replace("。", ". ").replace("，", ", ")
     text = _COUNTED.sub(r"x\1 ", text)
+    text = _ITEMS.sub(" requests ", text)
+    text = _CARDS_EACH.sub(r" (\1 GPUs per node) ", text)
+    text = _NODES_COUNTED.sub(r" \2 \1 ", text).replace("台", " ")
     if "半" in text:
         text = _AND_A_HALF.sub(
             lambda m: f"{float(m[1] if m[1].isdigit() else _numeral(m[1])) + 0.5:g}{m[2]}", text

@@ -63,3 +63,27 @@ def test_a_year_and_a_half_and_half_a_year_are_their_months(
 ) -> None:
     got = parse(f"Qwen3-32B，H200，每天 1000万 输出 token，{said}。", catalog).fields
     assert got["term_months"] == months
+
+
+def test_a_japanese_quote_by_nodes_with_its_price_per_gpu_hour(catalog: Catalog) -> None:
+    got = parse("H200ノード2台（計16GPU）でQwen3-32B、利用率60%想定、1GPU時間あたり3.10ドル、"
+                "契約期間6ヶ月", catalog).fields
+    assert (got["gpu"], got["gpus"], got["utilization"]) == ("h200", 16, 0.6)
+    assert (got["price_per_gpu_hour"], got["term_months"]) == (3.1, 6)
+
+
+def test_a_chinese_count_of_servers_with_their_cards_each(catalog: Catalog) -> None:
+    got = parse("客户想租 3 台 B200 服务器（每台 8 卡），跑 GLM-5，并发 64", catalog).fields
+    assert (got["gpu"], got["gpus"], got["concurrency"]) == ("b200", 24, 64)
+
+
+def test_a_korean_quote_counts_cards_and_concurrent_requests(catalog: Catalog) -> None:
+    got = parse("견적: B300 24장, GLM-5, 동시 요청 96개, GPU당 시간당 $4.10, 18개월 약정",
+                catalog).fields
+    assert (got["gpus"], got["concurrency"], got["term_months"]) == (24, 96, 18)
+    assert got["price_per_gpu_hour"] == 4.1
+
+
+def test_items_a_second_are_requests(catalog: Catalog) -> None:
+    got = parse("毎秒40件、入力800トークン、出力200トークン、モデルはQwen3-32B", catalog).fields
+    assert got["requests_per_day"] == 40 * 86400
