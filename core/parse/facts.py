@@ -33,7 +33,9 @@ _PER_REQUEST = {
 
 
 _HORIZON = re.compile(
-    r"\b(?:next|another|coming|following|first|last|past|every|each|in|within)\s*$", re.I
+    r"\b(?:next|another|coming|following|first|last|past|every|each|in|within|em|en|dans"
+    r"|entro|innerhalb|binnen)\s*$",
+    re.I,
 )
 _OUT_AHEAD = re.compile(r"\s*(?:out|away|from\s+now|ahead|later|off)\b", re.I)
 """After "10 months": a time ahead, no lease term ("about 10 months out")."""
@@ -265,11 +267,7 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
     if unit == "millisecond":
         return
     if _has(m.toks, "REQUESTS"):
-        number = next(t for t in m.toks if t.type == "NUM")
-        if _THOUSANDS_DOT.fullmatch(number.text):
-            value *= 1000  # "350.000 verzoeken per dag": requests are whole, the dot groups
-            r.assume(f"'{number.text}' read as {value:,.0f} (the dot groups thousands)")
-        _requests(r, value, unit, said)
+        _requests(r, _grouped(r, m, value), unit, said)
         return
     if not _has(m.toks, "TOKENS", "OUT", "OUTS", "IN", "INS", "REASON"):
         cents = _CENTS_SAID.fullmatch(m.toks[0].text) is not None
@@ -283,6 +281,7 @@ def _rate(r: Reading, m: Match, toks: list[Tok]) -> None:
             r.price_said = said
             r.put("price_per_gpu_hour", value, f"${value:.2f}/GPU-hour")
             return
+        value = _grouped(r, m, value)  # "Richieste attese: 45.000 all'ora": a volume's count
         clause = context.before(r.text, m.toks[0].start)
         counted = context.volume(clause)
         if counted == "requests":  # "requests: 1.2M / day"
@@ -383,6 +382,17 @@ def _tokens(
     if unit != "day":
         note += f" (from {compact(value)}/{_per(unit)})"
     r.put("output_tokens_per_day", daily, note)
+
+
+def _grouped(r: Reading, m: Match, value: float) -> float:
+    """A count written "350.000": the dot groups thousands (a rate of requests or tokens is
+    never said to three decimals), said back."""
+    number = next(t for t in m.toks if t.type == "NUM")
+    if not _THOUSANDS_DOT.fullmatch(number.text):
+        return value
+    value *= 1000  # "350.000 verzoeken per dag"
+    r.assume(f"'{number.text}' read as {value:,.0f} (the dot groups thousands)")
+    return value
 
 
 def _requests(r: Reading, value: float, unit: str, said: str) -> None:
@@ -988,9 +998,15 @@ _EVERY = re.compile(
     re.IGNORECASE,
 )
 """A growth said per span after it: "50% growth every six months"."""
-_OVER_A_SPAN = re.compile(r"\W*(?:\w+\W+){0,2}?(?:every|over|within|in)\b", re.IGNORECASE)
+_OVER_A_SPAN = re.compile(
+    r"\W*(?:\w+\W+){0,2}?(?:every|over|within|in|em|en|entro|dans|innerhalb|binnen)\b",
+    re.IGNORECASE,
+)
 """Between a multiple and its span: "doubling every 6 months", "2x over the next year"."""
 """Periods a multiple is growth over without a growth word: "4x YoY", "3x a quarter"."""
+
+
+_PAST_FACTOR = re.compile(r"\b(?:doubled|tripled|quadrupled)\b", re.IGNORECASE)
 
 
 def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
@@ -1015,6 +1031,12 @@ def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
             if months <= 0 or float(factor) <= 1:
                 return
             rate = float(factor) ** (1 / months) - 1
+            if _has(m.toks, "INS") and _PAST_FACTOR.search(r.said(m)):
+                r.ambiguous(  # "doubled in 3 months": what it did, no lease term nor a plan
+                    f"'{r.said(m)}' not read as a lease term, nor as growth to come "
+                    f"(say 'growing {rate:.0%} a month' if it is)"
+                )
+                return
             r.assume(f"{factor:g}x over {months:g} months read as {rate:.2%} a month, compounded")
             r.put("monthly_growth", rate, f"growth {rate:.3g}/month ({rate:.1%})")
             return

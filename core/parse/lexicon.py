@@ -112,18 +112,19 @@ _GROUPS: dict[str, tuple[str, str]] = {
 _FOREIGN: dict[str, str] = {
     "REQUESTS": "anfragen anfrage aufrufe requêtes requête requetes peticiones petición sessões "
     "solicitudes consultas llamadas requisições requisicoes chamadas richieste chiamate "
-    "verzoeken aanvragen zapytań zapytania żądań istek isteği förfrågningar anrop",
+    "verzoeken aanvragen zapytań zapytania żądań istek isteği förfrågningar anrop pedidos pedido",
     "OUT": "ausgabe antwort antworten sortie réponse réponses salida respuesta respuestas "
-    "saída saida resposta respostas ut uscita risposta wyjścia wyjściowych çıkış uitvoer",
-    "IN": "eingabe entrée entrées entrada entradas ingresso wejścia wejściowych giriş invoer",
+    "saída saida resposta respostas ut uscita risposta wyjścia wyjściowych çıkış uitvoer raus",
+    "IN": "eingabe entrée entrées entrada entradas ingresso wejścia wejściowych giriş invoer rein",
     "TOKENS": "jetons tokenów tokeny tokenı tokeni",
-    "CONTEXT": "kontext contexte contexto",
+    "CONTEXT": "kontext kontextfenster contexte contexto contesto",
     "PEAK": "spitzenlast lastspitze spitze pic pico picos picchi picco piek pieken szczyt "
     "szczycie toppen topp pointe",
     "REASON": "razonamiento raisonnement ragionamento raciocínio raciocinio rozumowania "
     "redenering",
     "AVG": "durchschnitt durchschnittlich moyenne promedio média media gemiddeld gemiddelde "
-    "średnio średnia ortalama snittet genomsnitt genomsnittet",
+    "średnio średnia ortalama snittet genomsnitt genomsnittet mittelwert mittel ø moyen medio "
+    "médio",
     "CONCURRENT": "gleichzeitig gleichzeitige gleichzeitigen simultanés simultanées "
     "simultáneos simultáneas simultâneos simultâneas concurrentes samtidiga contemporanei "
     "concorrência concorrencia concurrencia concorrenza parallele parallelen "
@@ -143,7 +144,7 @@ _FOREIGN: dict[str, str] = {
     "doit être inférieur inférieure supérieur supérieure moins "
     "pianificato pianificata previsto prevista planificado planificada planejado planejada "
     "geplant geplante prévu prévue al menos até hasta entro esperada esperado rechnen wir "
-    "d'environ d’environ est",
+    "d'environ d’environ est mind mindestens höchstens em entro",
 }
 """German, French and Spanish words for the same terminals: the sales team's customers
 write in their own language ("1.500.000 Anfragen pro Tag", "250 en sortie")."""
@@ -152,7 +153,7 @@ _FOREIGN_TIME: dict[str, str] = {
     "dygnet",
     "month": "monat monate mois mês mes meses månad månader mahina mahine mese mesi maand maanden "
     "miesiąc miesięcy miesiące ay",
-    "year": "jahr jahre ans año años saal anno anni jaar jaren rok lat yıl",
+    "year": "jahr jahre ans año años ano anos saal anno anni jaar jaren rok lat yıl",
     "hour": "stunde stunden heure heures hora horas timme timmar ora ore uur godzinę godzina "
     "saat saati",
     "week": "woche wochen semaine semaines semana semanas",
@@ -216,6 +217,12 @@ _ADVERBS: dict[str, str] = {
     "dagelijks": "day",
     "giornaliere": "day",
     "mensile": "month",
+    "annuo": "year",  # Italian "crescita del 50% annuo", Spanish and Portuguese "anual"
+    "annua": "year",
+    "anual": "year",
+    "annuel": "year",
+    "annuelle": "year",
+    "jährlich": "year",
 }
 """Words that mean "per <unit>" on their own (MoM: month over month)."""
 
@@ -237,6 +244,15 @@ _FACTORS: dict[str, float] = {
     "doppio": 2.0,
     "triplo": 3.0,
     "triplice": 3.0,
+    "dobrar": 2.0,  # the verbs: "esperam dobrar em 1 ano", "raddoppiare", "verdoppeln"
+    "duplicar": 2.0,
+    "raddoppiare": 2.0,
+    "verdoppeln": 2.0,
+    "doubler": 2.0,
+    "triplicar": 3.0,
+    "triplicare": 3.0,
+    "verdreifachen": 3.0,
+    "tripler": 3.0,
     "quadruple": 4.0,
     "half": 0.5,
     "halve": 0.5,
@@ -309,6 +325,17 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("tiempo", "hasta", "el", "primer", "token"): "TTFT",
     ("in", "ingresso"): "IN",
     ("al", "giorno"): "PER_TIME:day",
+    ("ao", "trimestre"): "PER_TIME:quarter",  # Portuguese "25% ao trimestre"
+    ("al", "trimestre"): "PER_TIME:quarter",
+    ("ao", "ano"): "PER_TIME:year",
+    ("in", "input"): "IN",  # Italian "700 in input, 250 in output"
+    ("in", "output"): "OUT",
+    ("in", "entrata"): "IN",
+    ("non", "superiore", "a"): FILLER,  # Italian "TPOT non superiore a 40 ms": a ceiling
+    ("inferiore", "a"): FILLER,
+    ("sotto", "i"): FILLER,  # "un TPOT sotto i 40 ms", French "sous 800 ms": under
+    ("sotto",): FILLER,
+    ("sous",): FILLER,
     ("al", "secondo"): "PER_TIME:second",  # Italian "richieste al secondo", "al minuto"
     ("al", "minuto"): "PER_TIME:minute",
     ("all'", "ora"): "PER_TIME:hour",
@@ -340,7 +367,13 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("ersten", "token"): "TTFT",
     ("primer", "token"): "TTFT",
     ("primeiro", "token"): "TTFT",
-    ("eerste", "token"): "TTFT",  # "utilization shall not exceed 70%": a ceiling, read as such
+    ("eerste", "token"): "TTFT",
+    ("tempo", "per", "token", "in", "uscita"): "TPOT",  # the time between output tokens
+    ("tempo", "per", "token"): "TPOT",
+    ("temps", "par", "token"): "TPOT",
+    ("tiempo", "por", "token"): "TPOT",
+    ("tempo", "por", "token"): "TPOT",
+    ("zeit", "pro", "token"): "TPOT",  # "utilization shall not exceed 70%": a ceiling, read as such
     ("not", "to", "exceed"): FILLER,
     ("on", "a", "normal", "day"): "PER_TIME:day",  # "250k requests on a typical day"
     ("on", "a", "typical", "day"): "PER_TIME:day",
@@ -427,6 +460,9 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("term", "(", "months", ")"): "TERM",
     ("peak", "to", "average"): "P2A",
     ("spitze", "zu", "durchschnitt"): "P2A",
+    ("spitze", "zu", "mittelwert"): "P2A",  # "Verhältnis Spitze zu Mittelwert 2,5"
+    ("spitze", "/", "mittel"): "P2A",
+    ("spitze", "/", "mittelwert"): "P2A",
     ("pico", "a", "promedio"): "P2A",
     ("peak", "to", "avg"): "P2A",
     ("peak", "to", "mean"): "P2A",

@@ -175,6 +175,8 @@ def blank_references(text: str) -> str:
     row_ids = "-" in text and any(_ROW_ID.match(line) for line in text.splitlines())
     if _CODE_HINT.search(text) or any(h in lower for h in _HOSTS) or row_ids:
         spans += [m.span() for m in stretches.finditer(_CODES, text, _around_codes(text))]
+    if row_ids:
+        spans += _numbered_like(text)
     if ":" in text:
         spans += [m.span() for m in stretches.finditer(_POSTED, text, _clock_lines(text))]
     if _PHONE_HINT.search(text):
@@ -204,6 +206,21 @@ def _clock_lines(text: str) -> list[tuple[int, int]]:
         end = text.find("\n", m.end())
         spans.append((text.rfind("\n", 0, m.start()) + 1, len(text) if end == -1 else end + 1))
     return stretches.merged(spans)
+
+
+_LEADING_ZERO_ID = re.compile(r"(?m:(?:^|\|)[ \t>*]*\b([A-Z]{1,5})-0\d)")
+
+
+def _numbered_like(text: str) -> list[tuple[int, int]]:
+    """Requirement ids past the ninth: a prefix numbered with a leading zero ("A-07",
+    "A-08") numbers the rows after it too ("A-10: Kontextfenster 64.000 Token")."""
+    prefixes = sorted(set(_LEADING_ZERO_ID.findall(text)))
+    if not prefixes:
+        return []
+    ids = re.compile(
+        rf"(?m:(?:^|\|)[ \t>*]*\b(?:{'|'.join(prefixes)})-\d{{1,4}}(?=[ \t|:.)]))"
+    )
+    return [m.span() for m in ids.finditer(text)]
 
 
 _CODE_ANCHOR = re.compile(r"-(?=\d)|#")

@@ -61,7 +61,8 @@ _RAW_NO_KV = re.compile(_PIECES)
 _JOINERS = frozenset("-_/.")
 _IBERIAN = re.compile(
     r"\b(?:hola|olá|ola|cliente|usuarios|usuários|peticiones|solicitudes|requisições|por\s+día"
-    r"|por\s+dia|entrada|salida|saída|tokens\s+de|millones|milhões|gracias|obrigad[oa])\b",
+    r"|por\s+dia|entrada|salida|saída|tokens\s+de|millones|milhões|gracias|obrigad[oa]|pedidos"
+    r"|raciocínio|raciocinio|também|você|vocês|necesitamos|precisamos|clientes)\b",
     re.IGNORECASE,
 )
 """Words of a Spanish or Portuguese message, where "mil" means a thousand."""

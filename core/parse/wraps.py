@@ -23,7 +23,7 @@ WRAP_WIDTH = 40
 """A line this long or longer that stops mid-sentence was wrapped by a mail client."""
 ABBREVIATIONS = frozenset(
     {"mio", "mrd", "tsd", "ca", "approx", "appr", "avg", "est", "incl", "excl", "vs", "resp"}
-    | {"max", "min", "nos", "tys", "mln", "mld"}
+    | {"max", "min", "nos", "tys", "mln", "mld", "mind", "mín", "máx", "env"}
 )
 """Abbreviations whose period ends no sentence ("2,5 Mio. requests", "ca. 1.200", "6 tys.
 zapytań")."""
