@@ -55,7 +55,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
     "FXWORD": (
         "",
         "€ £ ₹ ¥ eur euro euros gbp pound pounds yen jpy rmb cny yuan inr rupees rupee brl reais "
-        "chf sek nok dkk cad aud sgd hkd krw",
+        "chf sek nok dkk cad aud sgd hkd krw nzd mxn twd",
     ),
     "AVG": ("", "average averaged averaging avg mean baseline normal usual typical overall"),
     "P2A": ("", "p2a ptoa"),

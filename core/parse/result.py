@@ -124,8 +124,8 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     plain, what_ifs = hypotheticals_set_aside(plain)
     if " of " in plain:
         plain = _TOKENS_OF.sub(lambda m: m["t"] + " " * len(m["what"]) + m["side"], plain)
-    if "R$" in plain:
-        plain = plain.replace("R$", "BRL")  # Brazil's reais, not dollars; said as a currency
+    if "$" in plain:
+        plain = _OTHER_DOLLARS.sub(_currency, plain)  # "R$ 15", "CA$", "2,40 $ CA": no USD
     whole = plain
     plain, workload = chosen(plain)
     plain, target_column = targets_only(plain)
@@ -190,6 +190,23 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     pasted = structured(plain)
     reading.assumed.extend(pasted.notes)
     return reading, read_pairs([*pasted.pairs, *tokens.pairs], catalog, pasted.said), cut
+
+
+_OTHER_DOLLARS = re.compile(
+    r"(?<![A-Za-z])(?P<pre>R|CA|C|CAD|A|AU|AUD|NZ|S|SG|HK|MX|NT)\$\s?"
+    r"|\$\s?(?P<post>CA|CAD|AU|AUD|NZ|NZD|SG|SGD|HK|HKD|MX|MXN)\b"
+)
+"""Dollars that are not US dollars, marked before or after the sign: Brazil's reais
+("R$ 15,00"), Canadian ("CA$", "2,40 $ CA"), Australian, Singapore, Hong Kong..."""
+_CURRENCIES = {"R": "BRL", "C": "CAD", "CA": "CAD", "A": "AUD", "AU": "AUD", "NZ": "NZD"}
+_CURRENCIES |= {"S": "SGD", "SG": "SGD", "HK": "HKD", "MX": "MXN", "NT": "TWD"}
+
+
+def _currency(m: re.Match[str]) -> str:
+    """The currency's code in the sign's place, spaced as written ("CA$" -> "CAD")."""
+    mark = m["pre"] or m["post"]
+    code = _CURRENCIES.get(mark, mark if len(mark) == 3 else "CAD")
+    return f"{code} " if m["pre"] else code
 
 
 _TOKENS_OF = re.compile(

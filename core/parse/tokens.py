@@ -39,7 +39,8 @@ _PIECES = (
     r"(?P<num>(?=[\d.])(?:\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d,.])"  # "1.606,00 USD": dots group
     r"|\d+,\d{1,2}(?=\s?(?i:thousand|millions?|millones|milhões|milhão|milioni|milione"
     r"|miliardi|miljoen|milyon|milyar|billions?|mil|mio|mrd|bn|tsd|[kmb]"
-    r"|dollars?|dolar|dólares|usd|eur|euros?|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
+    r"|dollars?|dolar|dólares|usd|eur|euros?|cad|aud|brl|chf|gbp|sgd|hkd|nzd|mxn"
+    r"|times|per|veces|fois|mal|tokens?|requests?|rps|s|ms|sec"
     r"|seconds?|secondes?|segundos?|sekunden?|secondi|anfragen|requêtes|requetes|richieste"
     r"|solicitudes|peticiones|requisições|requisicoes|consultas|aufrufe|appels|chiamate"
     r"|llamadas|chamadas)\b|\s?[$€%])"

@@ -3,6 +3,8 @@ facts an English message says, and their own way of writing numbers."""
 
 from __future__ import annotations
 
+import pytest
+
 from core.catalog import Catalog
 from core.parse import parse
 
@@ -75,3 +77,18 @@ def test_doubling_in_a_counted_span_is_growth_not_a_term(catalog: Catalog) -> No
     for got in (en, pt):
         assert abs(got.fields["monthly_growth"] - (2 ** (1 / 12) - 1)) < 1e-9
         assert "term_months" not in got.fields
+
+
+@pytest.mark.parametrize(
+    "price",
+    ["2,60 $ CA/h par GPU", "CA$2.60/GPU-hour", "A$ 2.60 per GPU-hour", "R$ 13,50/GPU-hora"],
+)
+def test_dollars_of_another_country_are_no_lease_price(catalog: Catalog, price: str) -> None:
+    got = parse(f"8x H200, Qwen3-32B, batch 32, {price}", catalog)
+    assert "price_per_gpu_hour" not in got.fields
+    assert any("another currency" in a for a in got.ambiguities)
+
+
+def test_us_dollars_marked_as_such_stay_a_price(catalog: Catalog) -> None:
+    got = parse("8x H200, Qwen3-32B, batch 32, US$ 3.10/GPU-hour", catalog)
+    assert got.fields["price_per_gpu_hour"] == 3.1
