@@ -34,7 +34,7 @@ _PER_REQUEST = {
 
 _HORIZON = re.compile(
     r"\b(?:next|another|coming|following|first|last|past|every|each|in|within|em|en|dans"
-    r"|entro|innerhalb|binnen)\s*$",
+    r"|entro|innerhalb|binnen|últimos|últimas|ultimos|letzten|derniers|dernières|ultimi)\s*$",
     re.I,
 )
 _OUT_AHEAD = re.compile(r"\s*(?:out|away|from\s+now|ahead|later|off)\b", re.I)
@@ -42,7 +42,11 @@ _OUT_AHEAD = re.compile(r"\s*(?:out|away|from\s+now|ahead|later|off)\b", re.I)
 """Words before "6 months" that make it a span of time, not a lease term ("grew 5x in 3
 months", "live within 2 months")."""
 _WINDOW_NOUNS = ("pilot", "trial", "test", "poc", "period", "window", "run", "spike", "sample")
-_PAST = re.compile(r"\b(?:last|past|previous|trailing)\s*$", re.I)
+_PAST = re.compile(
+    r"\b(?:last|past|previous|trailing|últimos|últimas|ultimos|letzten|derniers|dernières"
+    r"|ultimi)\s*$",
+    re.I,
+)
 _NOT_TRAFFIC_GROWS = re.compile(
     r"\b(?:pipeline|revenue|arr|mrr|bookings|win\s+rate|spend|bill|budget|valuation"
     r"|availability|uptime|sla|durability)\b[^.;!?\n]*$",

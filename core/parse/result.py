@@ -43,6 +43,7 @@ from core.parse.lexicon import lexicon_for
 from core.parse.markup import MAX_CHARS, plain_text
 from core.parse.mixes import mixed_lengths
 from core.parse.numbers import compact, count
+from core.parse.numerals import in_digits
 from core.parse.openings import words_opening
 from core.parse.options import RIVAL_WORDS, deal_price, taken
 from core.parse.peaks import peak_restated
@@ -118,7 +119,7 @@ def _build(
 def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     """The kind-neutral reading of a message, its ``key=value`` pairs, and whether it was cut."""
     plain, cut = plain_text(text)
-    plain = spelled_out(plain)
+    plain = in_digits(spelled_out(plain))  # digits first: "dos (2) años" restates 2
     plain, as_of = dates(plain)
     plain = blank_references(plain)
     plain, what_ifs = hypotheticals_set_aside(plain)
