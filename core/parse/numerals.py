@@ -38,13 +38,14 @@ _words(
     "uno/una/un=1 dos=2 tres=3 cuatro=4 cinco=5 seis=6 siete=7 ocho=8 nueve=9 diez=10 once=11"
     " doce=12 trece=13 catorce=14 quince=15 dieciséis/dieciseis=16 diecisiete=17 dieciocho=18"
     " diecinueve=19 veinte=20 treinta=30 cuarenta=40 cincuenta=50 sesenta=60 setenta=70"
-    " ochenta=80 noventa=90 dós=2 trés=3 séis=6 doscientos/doscientas=200 trescientos/trescientas=300"
-    " cuatrocientos/cuatrocientas=400 quinientos/quinientas=500 seiscientos/seiscientas=600"
+    " ochenta=80 noventa=90 dós=2 trés=3 séis=6 doscientos/doscientas=200"
+    " trescientos/trescientas=300 cuatrocientos/cuatrocientas=400 quinientos/quinientas=500"
+    " seiscientos/seiscientas=600"
     " setecientos/setecientas=700 ochocientos/ochocientas=800 novecientos/novecientas=900"
     # Portuguese
     " um/uma=1 dois/duas=2 três=3 quatro=4 sete=7 oito=8 nove=9 dez=10 onze=11 doze=12"
-    " treze=13 catorze/quatorze=14 quinze=15 dezesseis/dezasseis=16 dezessete/dezassete=17 dezoito=18"
-    " dezenove/dezanove=19 vinte=20 trinta=30 quarenta=40 cinquenta=50 sessenta=60"
+    " treze=13 catorze/quatorze=14 quinze=15 dezesseis/dezasseis=16 dezessete/dezassete=17"
+    " dezoito=18 dezenove/dezanove=19 vinte=20 trinta=30 quarenta=40 cinquenta=50 sessenta=60"
     " oitenta=80 duzentos/duzentas=200 trezentos/trezentas=300 quatrocentos=400"
     " quinhentos/quinhentas=500 seiscentos=600 setecentos=700 oitocentos=800 novecentos=900"
     # Italian
@@ -120,6 +121,10 @@ _GLUED = tuple(
     )
 )
 """Pieces of a number glued into one word ("duecentocinquanta", "fünfundzwanzig")."""
+_BY_OPENING: dict[str, tuple[str, ...]] = {}
+for _piece in _GLUED:
+    _BY_OPENING[_piece[:3]] = (*_BY_OPENING.get(_piece[:3], ()), _piece)
+"""The glued pieces by their first three letters: most words open on none of them."""
 _ROMAJI_GLUED = tuple(
     sorted({*_ROMAJI_DIGITS, *_ROMAJI_MULTIPLIERS, *_ROMAJI_SCALES}, key=len, reverse=True)
 )
@@ -187,15 +192,15 @@ def _pieces(word: str, japanese: bool) -> list[tuple[str, float]] | None:
         romaji = _kind(word, True)
         if romaji is not None:
             return [romaji]
-        glued = _cut(word, _ROMAJI_GLUED)
+        glued = _cut(word, _ROMAJI_GLUED, None)
         if glued is not None:
             return [p for w in glued if (p := _kind(w, True)) is not None]
     own = _kind(word, False)
     if own is not None:
         return [own]
-    if len(word) < 6:
+    if len(word) < 6 or word[:3] not in _BY_OPENING:
         return None
-    glued = _cut(word, _GLUED)
+    glued = _cut(word, _GLUED, _BY_OPENING)
     if glued is None:
         return None
     return [p for w in glued if w != "und" and (p := _kind(w, False)) is not None]
@@ -215,14 +220,18 @@ def _kind(word: str, japanese: bool) -> tuple[str, float] | None:
     return None
 
 
-def _cut(word: str, pieces: tuple[str, ...]) -> list[str] | None:
-    """``word`` as two or more of ``pieces`` end to end, longest first, or None."""
-    for piece in pieces:
+def _cut(
+    word: str, pieces: tuple[str, ...], by_opening: dict[str, tuple[str, ...]] | None
+) -> list[str] | None:
+    """``word`` as two or more of ``pieces`` end to end, longest first, or None (only the
+    pieces ``by_opening`` files under the word's first letters are tried, when given)."""
+    tried = pieces if by_opening is None else by_opening.get(word[:3], ())
+    for piece in tried:
         if word.startswith(piece) and len(piece) < len(word):
             rest = word[len(piece) :]
             if rest in pieces:
                 return [piece, rest]
-            tail = _cut(rest, pieces)
+            tail = _cut(rest, pieces, by_opening)
             if tail is not None:
                 return [piece, *tail]
     return None
