@@ -101,7 +101,8 @@ _EACH_BEFORE = re.compile(
     r"|\b(?:one|an?|each|every|per)\s+(?:active\s+|daily\s+|typical\s+)?"
     r"(?:person|user|member|employee|student|customer|player)"
     r"(?:\s+(?:on\s+)?(?:average|avg))?)\s+"
-    r"(?:is|makes|does|fires|triggers|sends|has|needs|takes|averages|=)?\s*"
+    r"(?:is|makes|does|fires|triggers|sends|has|needs|takes|averages|averaging|with|having"
+    r"|lasting|spanning|=)?\s*"
     r"(?:about|around|roughly|~|≈)?\s*$",
     re.IGNORECASE,
 )

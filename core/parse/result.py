@@ -546,7 +546,8 @@ def _under_today(text: str, at: int) -> bool:
 
 _RIVAL = re.compile(
     rf"\b(?:{RIVAL_WORDS}|other\s+vendor|their\s+bid)\b"
-    r"|(?<!\bwe\s)(?<!\bi\s)\b(?:quoted|offered|pitched)\s+them\b",  # "CoreWeave quoted them"
+    r"|(?<!\bwe\s)(?<!\bi\s)\b(?:quoted|offered|pitched)\s+them\b"  # "CoreWeave quoted them"
+    r"|(?<!\bwe\s)(?<!\bi\s)\b(?:quoted|offered|pitched)\s+(?-i:[A-Z][\w&-]+)",  # "…quoted Pollux"
     re.I,
 )
 """Words before a GPU that make it another vendor's offer, not the deployment to size."""
@@ -631,7 +632,8 @@ _TODAY_HEADING = re.compile(
     r"\b(?:current|existing|today|as[\s-]is|present|legacy|incumbent)\b", re.IGNORECASE
 )
 _TODAY_AFTER = re.compile(
-    r"(?:\d+\s*(?:[x×]\s*)?)?[\w-]+(?:\.\w+)*s?(?:\s*(?:\+|&|and|with)\s*[\w.-]+)?"
+    r"(?:\d+\s*(?:[x×]\s*)?)?[\w-]+(?:\.\w+)*s?(?:\s*(?:\+|&|and|with)\s*[\w.-]+"
+    r"(?:\s+(?:provider|vendor|cloud|host|neocloud))?)?"
     r"(?:\s*[,;]?\s*(?:today|now|rn|currently|at\s+the\s+moment)\b"
     r"|(?:[\s-]+\d+\s*GB)?\s*[(\[]\s*(?:today|now|current(?:ly)?|existing|incumbent|as[\s-]is"
     r"|legacy)\b)",

@@ -2053,3 +2053,24 @@ def test_two_node_counts_without_a_correction_are_said(catalog: Catalog) -> None
     parsed = parse("ramp: 2 nodes of H200 for months 1-6, then 5 nodes, $3.10/GPU-hr, "
                    "Qwen3-32B", catalog)
     assert any("node counts" in a for a in parsed.ambiguities)
+
+
+@pytest.mark.parametrize("each", ["each averaging 5 turns", "each with 5 turns"])
+def test_conversations_each_of_several_turns_are_that_many_requests(
+    catalog: Catalog, each: str
+) -> None:
+    got = fields(f"900k conversations per month, {each}. GLM-5, 1200 in, 200 out", catalog)
+    assert got["requests_per_day"] == 900_000 * 5 / 30
+
+
+def test_the_gpu_they_run_with_another_provider_today_is_not_sized(catalog: Catalog) -> None:
+    got = parse("GLM-5, 1M requests a day. They're on H100s with another provider today "
+                "and want to look at B300.", catalog)
+    assert got.fields["gpus"] == ("b300",)
+
+
+def test_a_rival_that_quoted_the_customer_by_name_is_no_offer_of_ours(catalog: Catalog) -> None:
+    got = parse("Lambda quoted Orion $2.10/hr on H100; we want to win it with B200. "
+                "GLM-5, 30 rps, 2k in, 300 out", catalog)
+    assert got.fields["gpus"] == ("b200",)
+    assert "price_per_gpu_hour" not in got.fields
