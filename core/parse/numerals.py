@@ -130,9 +130,29 @@ _ROMAJI_GLUED = tuple(
 )
 
 
+_STRONG = frozenset((*_DIGITS, *_MULTIPLIERS)) - _WEAK
+"""Number words that are a number wherever they stand: one of them makes a message worth
+reading word by word."""
+_ARTICLES = frozenset({"un", "una", "uno", "une", "um", "uma", "ein", "eine"})
+
+
+def _worth_reading(words: set[str]) -> bool:
+    """Whether a message's words hold a number word at all (most hold none: a set look,
+    not a walk over every word)."""
+    if not words.isdisjoint(_STRONG) or not words.isdisjoint(_JAPANESE):
+        return True
+    if not words.isdisjoint(_SCALES) and not words.isdisjoint(_ARTICLES):
+        return True  # "un millón de peticiones"
+    return any(
+        len(w) >= 6 and w[:3] in _BY_OPENING and _cut(w, _GLUED, _BY_OPENING) for w in words
+    )
+
+
 def in_digits(text: str) -> str:
     """``text`` with every run of foreign number words written as its digits (unchanged
     when it has none: most messages)."""
+    if not _worth_reading(set(_WORD.findall(text.lower()))):
+        return text
     words = [(m.start(), m.end(), m.group().lower()) for m in _WORD.finditer(text)]
     japanese = any(w in _JAPANESE for _, _, w in words)
     out: list[str] = []
