@@ -384,6 +384,10 @@ def combine(lex: list[Tok]) -> list[Tok]:
     return _own_times(_counts_after_peak(_nodes_counted(out)))
 
 
+_A_RATES_OWN = frozenset({"NUM", "REQUESTS", "TOKENS", "OUT", "OUTS", "IN", "INS"})
+"""Before a time, what makes it the time of the rate said with it."""
+
+
 def _own_times(out: list[Tok]) -> list[Tok]:
     """ "10 hours a day at about 30 requests/s": a rate's own time after it is its time; the
     one before ("a day") was the hours', so it is no time of the rate's."""
@@ -392,6 +396,8 @@ def _own_times(out: list[Tok]) -> list[Tok]:
         if k + 3 >= len(out):
             break
         j = k + 2 if out[k + 1].type in ("AVG", "TRAFFIC") else k + 1  # "daily average is"
+        if j == k + 2 and k and out[k - 1].type in _A_RATES_OWN:
+            continue  # "35 requests/second average and 90 requests/second peak": its own
         if (
             j + 2 < len(out)
             and out[j].type == "NUM"

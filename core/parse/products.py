@@ -208,9 +208,12 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     chain: list[Factor] = []
     restated: list[str] = []
     ahead: Factor | None = None  # a count per member said before the members
+    taken = _ratios_said(reading)
     for t in counts:
         if not isinstance(t.value, float) or t.value <= 0:
             continue
+        if any(start <= t.start < end for start, end in taken):
+            continue  # "peak-to-avg about 3 overall, each call = 6 turns": the 3 is the ratio
         if chain and t.start < chain[-1].end:
             continue  # the hours a factor per hour took in: "… x 8 working hrs"
         if t.type == "PCT" and len(chain) != 1:
@@ -333,6 +336,20 @@ _EACH_NAMED = re.compile(
 )
 """The member a count per "each" is said of, before the count: "each agent run is 1 planner
 call + …": the run."""
+
+
+_NO_COUNTS = ("peak_to_average", "max_ttft_s")
+"""Fields whose figure is a ratio or a target: never a count to multiply (a share, "25% daily
+active", is one, whatever it was first read as)."""
+
+
+def _ratios_said(reading: Reading) -> list[tuple[int, int]]:
+    return [
+        (m.toks[0].start, m.toks[-1].end)
+        for name in _NO_COUNTS
+        for _, m in reading.history.get(name, [])
+        if m is not None
+    ]
 
 
 def _calls_of_each(text: str, t: Tok) -> Factor | None:

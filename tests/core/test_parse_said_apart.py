@@ -971,3 +971,17 @@ def test_one_members_request_every_so_often_with_nobody_counted_is_asked(
     parsed = parse("qwen3-32b on h200: each student sends a question every 5 minutes, "
                    "700 in / 150 out", catalog)
     assert "requests_per_day" not in parsed.fields
+
+
+def test_an_average_rate_then_a_peak_rate_each_with_its_word_after(catalog: Catalog) -> None:
+    got = parse("Must sustain 40 requests/second average and 100 requests/second peak; "
+                "GLM-5, 900 in, 200 out", catalog).fields
+    assert got["requests_per_day"] == 40 * 86400
+    assert got["peak_to_average"] == 2.5
+
+
+def test_a_stated_peak_ratio_is_no_count_of_turns_or_users(catalog: Catalog) -> None:
+    got = parse("qwen3-32b, 2,000 calls/hour at the lunchtime peak, peak-to-avg about 4 "
+                "overall, each call = ~5 turns, 600 in / 80 out per turn", catalog).fields
+    assert got["peak_to_average"] == 4.0
+    assert got["requests_per_day"] == 2000 / 4 * 24 * 5
