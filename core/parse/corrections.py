@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 _KINDS = {"NUM": "n", "MULT": "n", "XNUM": "n", "MONEY": "$", "PCT": "%", "PER_TIME": "per"}
 _NAMES = frozenset({"MODEL", "GPU", "PRECISION"})
 _MARKER = re.compile(
-    r"^[\s,.;:!?…—–-]*(?:(?:no|nope|sorry|oops|whoops|ugh|wait|actually|correction|edit|rather|er|uh|um"
+    r"^[\s,.;:!?…—–→⇒>-]*(?:(?:no|nope|sorry|oops|whoops|ugh|wait|actually|correction|edit|rather|er|uh|um"
     r"|i\s+mean|i\s+meant|make\s+(?:that|it)|scratch\s+that|it'?s|it\s+is|should\s+be"
     r"|let'?s\s+say|my\s+bad|typo|closer\s+to|more\s+like|nearer|about|around|roughly"
     r"|i\s+think|probably)\b[\s,.;:!?…—–~≈-]*)+$",

@@ -106,6 +106,52 @@ def split_reasoning(reading: Reading) -> None:
     )
 
 
+_INCLUDED = re.compile(
+    r"\s*(?:tokens?\s*)?[,(]?\s*(?:incl\.?|including|inclusive\s+of|incl\.?\s+of|with)\s*"
+    r"(?:about\s+|around\s+|roughly\s+|~\s*|≈\s*)?$",
+    re.IGNORECASE,
+)
+"""Between an output and the reasoning it includes: "2k out incl ~1.2k thinking"."""
+_WHICH_OF = re.compile(
+    r"(?P<n>\d[\d,.]*\s*[kK]?)\s+of\s+which\s+(?:is|are)\s+(?:the\s+)?" + _THINK + r"\b",
+    re.IGNORECASE,
+)
+"""The reasoning's figure before its "of which": "~11k tokens generated, 9k of which is CoT"."""
+
+
+def included_reasoning(reading: Reading) -> None:
+    """An output said to include its reasoning ("~900 out incl. ~600 reasoning", "11k
+    generated total, 9k of which is CoT"): the visible output is what is left, said."""
+    total = reading.values.get("output_tokens")
+    said_out = reading.sources.get("output_tokens")
+    if not isinstance(total, int | float) or said_out is None:
+        return
+    which = _WHICH_OF.search(reading.text) if "which" in reading.lower else None
+    if which is not None and "reasoning_tokens" not in reading.values:
+        thinking = amount(which["n"].replace(" ", "").replace(",", ""))
+        if thinking is None or not 0 < thinking < total:
+            return
+        said = " ".join(which.group().split())
+    else:
+        thinking = reading.values.get("reasoning_tokens")
+        said_think = reading.sources.get("reasoning_tokens")
+        if not isinstance(thinking, int | float) or not 0 < thinking < total or not said_think:
+            return
+        out_at, think_at = reading.find(said_out), reading.find(said_think)
+        if out_at < 0 or think_at <= out_at:
+            return
+        if not _INCLUDED.match(reading.text[out_at + len(said_out) : think_at]):
+            return
+        said = " ".join(reading.text[out_at : think_at + len(said_think)].split())
+    visible = round(total - thinking)
+    reading.values["reasoning_tokens"] = round(thinking)
+    reading.values["output_tokens"] = visible
+    reading.understood.append(
+        f"{visible:,} visible output tokens per request: '{said}' includes "
+        f"{round(thinking):,} reasoning"
+    )
+
+
 _TIMES_THE_OUTPUT = re.compile(
     r"\b(?:thinking|reasoning|think(?:ing)?\s+tokens?)\s+(?:is|runs|averages)\s+(?:about\s+|around\s+"
     r"|roughly\s+|~\s*)?(?P<x>\d+(?:\.\d+)?)\s*x\s+the\s+(?:answer|output|visible\s+output)"

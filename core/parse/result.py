@@ -49,7 +49,7 @@ from core.parse.options import RIVAL_WORDS, deal_price, taken
 from core.parse.peaks import peak_restated
 from core.parse.plausible import implausible
 from core.parse.products import each_ones_rate, each_ones_volume, multiply
-from core.parse.reasoning import reasoning_multiple, split_reasoning, tokens_of
+from core.parse.reasoning import included_reasoning, reasoning_multiple, split_reasoning, tokens_of
 from core.parse.references import blank_references
 from core.parse.replies import answered
 from core.parse.rows import one_models_lines
@@ -172,6 +172,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     trend(reading)
     tokens_of(reading)
     split_reasoning(reading)
+    included_reasoning(reading)
     reasoning_multiple(reading)
     nodes_to_gpus(reading, catalog)
     replicas(reading)

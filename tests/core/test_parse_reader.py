@@ -2074,3 +2074,24 @@ def test_a_rival_that_quoted_the_customer_by_name_is_no_offer_of_ours(catalog: C
                 "GLM-5, 30 rps, 2k in, 300 out", catalog)
     assert got.fields["gpus"] == ("b200",)
     assert "price_per_gpu_hour" not in got.fields
+
+
+@pytest.mark.parametrize(
+    "said", ["3k out incl ~1k thinking", "3k output tokens including 1k reasoning"]
+)
+def test_an_output_said_to_include_its_reasoning_is_the_rest_visible(
+    catalog: Catalog, said: str
+) -> None:
+    got = fields(f"kimi k3, 5 req/s, 8k in, {said}", catalog)
+    assert (got["output_tokens"], got["reasoning_tokens"]) == (2000, 1000)
+
+
+def test_a_generated_total_of_which_a_part_is_the_chain_of_thought(catalog: Catalog) -> None:
+    got = fields("r1, each request ~7k tokens generated in all, 5k of which is CoT, 2k "
+                 "prompt, 600 requests per hour", catalog)
+    assert (got["output_tokens"], got["reasoning_tokens"]) == (2000, 5000)
+
+
+def test_an_arrow_then_an_apology_corrects_the_figure_before(catalog: Catalog) -> None:
+    got = fields("8x h200 for glm-5, batch 24 → sorry 40, fp8", catalog)
+    assert got["concurrency"] == 40
