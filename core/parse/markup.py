@@ -21,7 +21,7 @@ MAX_CHARS = 20_000
 
 _SLACK = re.compile(
     r"<(?P<target>[^<>|]*)(?:\|(?P<label>[^<>]*))?>"  # <@U1> <#C1|chan> <https://x|y>
-    r"|:[a-z0-9_+-]{1,40}:"  # :emoji_code:
+    r"|:(?<!\d:)[a-z0-9_+-]{1,40}:"  # :emoji_code:, never a clock's "12:00-13:00"
     r"|```|`"  # code fences and inline code
     # *bold* _italic_ ~strike~; each branch opens with its mark, the neighbour looked at
     # behind it, so the regex skips to candidate characters instead of trying every one

@@ -179,6 +179,8 @@ def blank_references(text: str) -> str:
         spans += _numbered_like(text)
     if ":" in text:
         spans += [m.span() for m in stretches.finditer(_POSTED, text, _clock_lines(text))]
+        if "peak" in lower or "busiest" in lower or "rush" in lower:
+            spans += [m.span("clock") for m in _PEAK_CLOCK.finditer(text)]
     if _PHONE_HINT.search(text):
         spans += [m.span() for m in _PHONES.finditer(text)]
     if "(" in text:
@@ -221,6 +223,15 @@ def _numbered_like(text: str) -> list[tuple[int, int]]:
         rf"(?m:(?:^|\|)[ \t>*]*\b(?:{'|'.join(prefixes)})-\d{{1,4}}(?=[ \t|:.)]))"
     )
     return [m.span() for m in ids.finditer(text)]
+
+
+_PEAK_CLOCK = re.compile(
+    words_opening(("peak", "peaks", "busiest", "rush"), ignorecase=True)
+    + r"(?i:(?:\s+(?:time|hour|hours|window|period))?\s*(?:is\s+|from\s+|at\s+)?\(?"
+    r"(?P<clock>\d{1,2}:\d\d\s*(?:am|pm)?\s*(?:-|–|—|to)\s*\d{1,2}:\d\d\s*(?:am|pm)?)\)?)"
+)
+"""The clock's hours of a peak ("peak time 12:00-13:00 is 6,000 requests/hour"): when the
+peak is, not a figure; blanked so the peak word stands next to its rate."""
 
 
 _CODE_ANCHOR = re.compile(r"-(?=\d)|#")

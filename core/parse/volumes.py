@@ -426,9 +426,10 @@ _ACTIVE_HOURS = re.compile(
     r"(?P<n>\d{1,2})[\s-]*"
     r"(?:(?:busy|working|business|active|office)\s+)?(?:hours?|hrs?|h)\b(?:\s+(?:[a-z]+\s+)?(?:window|day|shift|business\s+day|working\s+day))?"
     r"|\b(?P<n2>\d{1,2})\s*(?:(?:busy|working|business|active|office)\s+)?(?:hours|hrs|h)"
-    r"(?:\s+(?:a|per|each)\s+|\s*/\s*)(?:day|night)\b",  # "10 hours a day", "(10 h/day)"
+    r"(?:\s+(?:a|per|each)\s+|\s*/\s*)(?:day|night)\b"  # "10 hours a day", "(10 h/day)"
+    r"|\b(?P<n3>\d{1,2})\s+(?:busy|working|business|active|office)\s+(?:hours|hrs)\s+at\b",
     re.IGNORECASE,
-)
+)  # "8 busy hours at 20k req/hr, rest of the day basically zero"
 _H_HINT = re.compile(r"\d[\s-]*(?:(?:busy|working|business|active|office)\s+)?(?:hours?|hrs?|h)\b")
 _SUB_DAILY = re.compile(
     r"/\s*(?:s|sec|second|min|minute|h|hr|hour)\b|per\s+(?:(?:working|business|office)\s+)?"
@@ -576,7 +577,7 @@ def active_hours(reading: Reading) -> None:
     if clock is not None:
         found, hours = clock
     elif found is not None:
-        hours = int(found["n"] or found["n2"])
+        hours = int(found["n"] or found["n2"] or found["n3"])
     else:
         return
     if not 1 <= hours < 24:

@@ -11,6 +11,7 @@ import pytest
 
 from core.catalog import Catalog
 from core.parse import parse
+from core.parse.markup import plain_text
 
 K3 = "kimi-k3"
 
@@ -388,3 +389,7 @@ def test_a_latency_target_with_no_model_yet_is_a_sizing_that_asks_for_more(
     assert parse("the customer needs TTFT under 2 s and 40 tok/s per user", catalog).kind == (
         "traffic"
     )
+
+
+def test_a_clock_range_is_no_emoji_code() -> None:
+    assert "09:00-17:00" in plain_text("busy 09:00-17:00 :fire:")[0]

@@ -985,3 +985,15 @@ def test_a_stated_peak_ratio_is_no_count_of_turns_or_users(catalog: Catalog) -> 
                 "overall, each call = ~5 turns, 600 in / 80 out per turn", catalog).fields
     assert got["peak_to_average"] == 4.0
     assert got["requests_per_day"] == 2000 / 4 * 24 * 5
+
+
+def test_a_peak_hour_given_by_the_clock_against_the_days_total(catalog: Catalog) -> None:
+    got = parse("qwen3-32b on H100. peak time 18:00-19:00 is 9,000 requests/hour, daily "
+                "total 72,000 requests. 800 in, 200 out", catalog).fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (72_000, 3.0)
+
+
+def test_busy_hours_at_a_rate_are_the_days_whole_volume(catalog: Catalog) -> None:
+    got = parse("6 busy hours at 12k req/hr, quiet otherwise. GLM-5 on H200, 1k in, 300 out",
+                catalog).fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (72_000, 4.0)
