@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from core.parse.context import around
-from core.parse.deployments import REPLICA_COUNT, REPLICAS, whole_count
+from core.parse.deployments import NODES_COUNTED, REPLICA_COUNT, REPLICAS, whole_count
 from core.parse.numbers import digits
 from core.parse.openings import words_opening
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 _PER_NODE = re.compile(
     r"\s*(?:(?:sequences|seqs|requests|sessions|users|streams|calls|chats|conversations)\s+)?"
-    r"(?:per|each|a|/)\s*"
+    r"(?:per|each|a|/)\s*(?:\d{1,3}[\s-]*(?:gpu|node)s?\s+)?"
     r"(?:node|box|server|replica|instance|pod)\b"
     r"(?:[^.;\n\d]{0,12}?(?P<total>\d[\d,]*)\s+(?:in\s+)?(?:total|overall|in\s+all)\b)?",
     re.IGNORECASE,
@@ -56,21 +56,23 @@ def concurrency_per_gpu(reading: Reading) -> None:
 
 
 def concurrency_per_node(reading: Reading) -> None:
-    """ "3 nodes × 8 H200, 24 concurrent per node (so 72 total)": the deployment's
-    concurrency is the total, said or multiplied out by the nodes."""
+    """ "3 nodes × 8 H200, 24 concurrent per node (so 72 total)", "Max concurrency per
+    server: 256": the deployment's concurrency is the total, said or multiplied out by the
+    nodes or replicas."""
     said, value = reading.sources.get("concurrency"), reading.values.get("concurrency")
     at = reading.find(said) if said else -1
     found = _PER_NODE.match(reading.text, at + len(said or "")) if at >= 0 else None
-    if found is None or not isinstance(value, int):
+    if found is None:
+        said_per = any(w in reading.lower for w in (" per ", "every ", "each "))
+        keyed = _KEYED_PER_NODE.search(reading.text) if said_per else None
+        figure = digits(keyed["n"] or keyed["n2"]) if keyed is not None else None
+        if keyed is None or value not in (None, figure):
+            return
+        said, found, value = "", keyed, int(figure or 0)
+    if not isinstance(value, int) or not value:
         return
     total = digits(found["total"]) if found["total"] else None
-    per_node = reading.node_gpus
-    nodes = reading.gpu_count // per_node if reading.gpu_count and per_node else None
-    if "replica" in found.group().lower() or "instance" in found.group().lower():
-        copies = REPLICAS.search(reading.text) or REPLICA_COUNT.search(reading.text)
-        a_node = _REPLICA_A_NODE.search(reading.text) if copies is None else None
-        if a_node is None:  # "TP8 so one replica per node": as many replicas as nodes
-            nodes = whole_count(copies["n"]) if copies else None  # "96 concurrent per replica"
+    nodes = _units(reading, found.group().lower())
     if total is None and nodes is not None:
         total = value * nodes
     if total is None or total != int(total):
@@ -78,6 +80,40 @@ def concurrency_per_node(reading: Reading) -> None:
         return
     reading.values["concurrency"] = int(total)
     reading.understood.append(f"concurrency {int(total)} in all ← '{said}{found.group()}'")
+
+
+_KEYED_PER_NODE = re.compile(
+    r"\b(?:max(?:imum)?\s+)?(?:concurrency|batch(?:\s+size)?|concurrent\s+(?:requests|sessions"
+    r"|users|streams))\s+(?:per|each|a|/)\s*(?:node|box|server|replica|instance|pod)"
+    r"\s*[:=]?\s*(?P<n>\d[\d,]*)(?P<total>)"
+    r"|\b(?:every|each)\s+(?:replica|node|server|instance)\s+(?:at|runs?|with|has|does)?\s*"
+    r"(?:a\s+)?(?:batch(?:\s+size)?|concurrency)(?:\s+of)?\s*[:=]?\s*(?P<n2>\d[\d,]*)",
+    re.IGNORECASE,
+)
+"""A concurrency named per node before its figure: "Max concurrency per server: 256",
+"every replica at batch 64"."""
+
+
+def _units(reading: Reading, per: str) -> int | None:
+    """How many of the unit a figure is said per: replicas of the GPUs of one (or as many
+    as said), or nodes of the GPUs of one (or as many as said)."""
+    count = reading.gpu_count
+    if "replica" in per or "instance" in per:
+        size = reading.replica_gpus
+        if size and count and count % size == 0:
+            return count // size  # "per 2-GPU replica" on 128 GPUs: 64 replicas
+        copies = REPLICAS.search(reading.text) or REPLICA_COUNT.search(reading.text)
+        a_node = _REPLICA_A_NODE.search(reading.text) if copies is None else None
+        if a_node is None:  # "TP8 so one replica per node": as many replicas as nodes
+            return whole_count(copies["n"]) if copies else None  # "96 concurrent per replica"
+    per_node = reading.node_gpus
+    if count and per_node:
+        return count // per_node
+    said = list(NODES_COUNTED.finditer(reading.text))
+    nodes = whole_count(said[-1]["n"]) if said else None
+    if nodes and (count is None or count % nodes == 0):
+        return nodes  # "2 nodes of H200 (16 GPUs), batch 32 per node"
+    return None
 
 
 _REPLICA_A_NODE = re.compile(

@@ -25,6 +25,10 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
         a_node = _GPUS_A_NODE.search(reading.text)
         if a_node is not None:
             reading.node_gpus = int(a_node["n"])
+    if reading.node_gpus is None and " each" in reading.lower:
+        each = _GPUS_EACH.search(reading.text)  # "2 l40s servers (4 gpus each)"
+        if each is not None and 1 <= int(each["n"]) <= 16:
+            reading.node_gpus = int(each["n"])
     such = (
         _SUCH_NODES.search(reading.text) or _N_NODES.search(reading.text)
         if reading.node_gpus and reading.gpu_count in (None, reading.node_gpus)
@@ -51,12 +55,14 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
         return
     nodes, said, named = reading.gpu_nodes
     gpu = catalog.gpus.get(named)  # the nodes' own GPU, not the last one named
-    count = nodes * gpu.scale_up_domain_gpus
+    domain = gpu.scale_up_domain_gpus
+    size = reading.node_gpus if reading.node_gpus and reading.node_gpus <= domain else domain
+    count = nodes * size  # "2 l40s servers (4 gpus each)": the node said, else a whole board
     reading.gpu_count = count
-    if gpu.scale_up_domain_gpus <= 8:  # a board's GPUs: "batch 48 per node" multiplies by it
-        reading.node_gpus = reading.node_gpus or gpu.scale_up_domain_gpus
+    if size <= 8:  # a board's GPUs: "batch 48 per node" multiplies by it
+        reading.node_gpus = size
     reading.gpu_said.append(f"GPU {count}x {gpu.id}")
-    reading.assume(f"'{said}' read as {count} GPUs ({gpu.scale_up_domain_gpus} a node)")
+    reading.assume(f"'{said}' read as {count} GPUs ({size} a node)")
 
 
 _NODES_COUNTED = re.compile(
@@ -95,6 +101,63 @@ def _nodes_of_the_gpu(reading: Reading, catalog: Catalog) -> None:
         said_before = ", ".join(f"{n:g}" for n in sorted(o for o in others if o))
         reading.ambiguous(f"node counts {said_before} and {nodes:g} said: using {nodes:g}")
     reading.assume(f"'{said}' read as {count} GPUs ({domain} a {found['unit'].rstrip('s')})")
+
+
+NODES_COUNTED = _NODES_COUNTED
+
+
+_REPLICA_SIZE = re.compile(
+    r"\b(?P<g>\d{1,3})[\s-]*gpus?\s+(?:replicas?|instances?)\b"
+    r"|\b(?:replicas?|instances?)\s*(?:\(\s*|,\s*|of\s+)(?P<g2>\d{1,3})\s*(?:x\s*)?gpus?"
+    r"(?:\s+each)?\b"
+    r"|\b(?P<n>\d|one|two|three|four)[\s-]*nodes?\s+(?:replicas?|instances?)\b"
+    r"|\b(?:replicas?|instances?)\s+of\s+(?P<n2>one|two|three|four|\d)\s+nodes?\b",
+    re.IGNORECASE,
+)
+"""The GPUs of one replica, said apart from the deployment's: "per 2-GPU replica",
+"replicas (16 GPUs each)", "9 replicas of 8 GPUs", "2-node replicas", "replicas of one
+node each"."""
+
+
+def replica_size(reading: Reading, catalog: Catalog) -> None:
+    """The GPUs of one replica ("batch 32 per 2-GPU replica"): kept apart, and when the
+    reading took them for the deployment's count while a larger count of whole replicas
+    was said ("128 GPUs … per 2-GPU replica"), the larger count is the deployment's."""
+    if "replica" not in reading.lower and "instance" not in reading.lower:
+        return
+    found = _REPLICA_SIZE.search(reading.text)
+    if found is None:
+        return
+    if found["g"] or found["g2"]:
+        size = int(found["g"] or found["g2"])
+    else:
+        nodes = whole_count(found["n"] or found["n2"])
+        node = reading.node_gpus or _board_of(reading, catalog)
+        if not nodes or not node:
+            return
+        size = nodes * node
+    reading.replica_gpus = size
+    if reading.gpu_count != size:
+        return
+    whole = [c for c in reading.gpu_counts if c > size and c % size == 0]
+    if not whole:
+        return
+    reading.gpu_count = whole[-1]
+    twice = f"two GPU counts ({whole[-1]} and {size})"
+    reading.ambiguities[:] = [a for a in reading.ambiguities if not a.startswith(twice)]
+    said = " ".join(found.group().split())
+    reading.gpu_said[:] = [
+        g.replace(f"GPU {size}x ", f"GPU {whole[-1]}x ", 1) for g in reading.gpu_said
+    ]
+    reading.assume(f"'{said}' is one replica's GPUs, not the deployment's {whole[-1]}")
+
+
+def _board_of(reading: Reading, catalog: Catalog) -> int | None:
+    """The GPUs of a node of the GPU named: its NVLink domain, when that is a board."""
+    if not reading.gpu_ids:
+        return None
+    domain = catalog.gpus.get(reading.gpu_ids[0]).scale_up_domain_gpus
+    return domain if domain <= 8 else None
 
 
 REPLICAS = re.compile(
@@ -137,8 +200,16 @@ _GPUS_A_NODE = re.compile(
 )
 """The GPUs of one node said apart from any count: "(8 GPUs/node)", "8 GPUs per node",
 "(8/node)"."""
+_GPUS_EACH = re.compile(
+    r"\b(?:nodes|servers|boxes|hosts|machines)\s*(?:\(\s*|,\s*|with\s+|of\s+)"
+    r"(?P<n>\d{1,2})\s*[x×]?\s+(?:[\w-]+\s+){0,3}?each\b",
+    re.IGNORECASE,
+)
+"""The GPUs of each node counted: "2 servers (4 gpus each)", "5 servers, 8x AMD Instinct
+MI355X each"."""
 _N_NODES = re.compile(
-    r"(?:[,;:(]|[.!?]\s|^|\b(?:want|wants|need|needs|take|takes|order|lease|get|with)\s)"
+    r"(?:[,;:(]|[.!?]\s|^|\b(?:want|wants|need|needs|take|takes|order|lease|get|with|qty"
+    r"|quantity)\s)"
     r"\s*(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
     r"(?:nodes|boxes|servers)(?:\s+of\s+[\w-]+)?\s*(?=[,;.()]|\s+(?:on|for|over|at)\b)",
     re.IGNORECASE | re.MULTILINE,

@@ -95,6 +95,8 @@ class Reading:
     gpu_prices: dict[str, float] = field(default_factory=dict)  # "B300 at $5, H200 at $3"
     gpu_nodes: tuple[int, str, str] | None = None  # "2 GB300 racks": nodes, words, GPU
     node_gpus: int | None = None  # "an 8-GPU B300 node": the GPUs of the node said
+    replica_gpus: int | None = None  # "batch 32 per 2-GPU replica": the GPUs of one replica
+    gpu_counts: list[int] = field(default_factory=list)  # every GPU count said, in order
     model_short: bool = False  # the model came from a short alias ("v3", "r1")
     model_typo: bool = False  # the model was read through a typo ("deepseak")
     quoted_utilization: bool = False  # "$/M at 40% utilization": the share it is quoted at
@@ -551,6 +553,7 @@ def _gpus(r: Reading, m: Match, toks: list[Tok]) -> None:
         r.gpu_at.setdefault(gpu, m.toks[0].start)
         r.gpu_last[gpu] = (m.toks[0].start, m.toks[-1].end)
     if count is not None:
+        r.gpu_counts.append(count)
         if r.gpu_count is not None and r.gpu_count != count:
             r.ambiguous(f"two GPU counts ({r.gpu_count} and {count}): using {count}")
         r.gpu_count = count

@@ -31,9 +31,10 @@ from core.parse.concurrency import (
 )
 from core.parse.counts import calls_added, counts_first
 from core.parse.dates import dates
-from core.parse.deployments import nodes_to_gpus, replicas
+from core.parse.deployments import nodes_to_gpus, replica_size, replicas
 from core.parse.discounts import discounted
 from core.parse.facts import LENGTHS, Reading, read
+from core.parse.glossary import in_english
 from core.parse.grammar import matches
 from core.parse.hypotheticals import hypotheticals_set_aside
 from core.parse.keyvalue import Pairs, read_pairs
@@ -119,7 +120,7 @@ def _build(
 def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     """The kind-neutral reading of a message, its ``key=value`` pairs, and whether it was cut."""
     plain, cut = plain_text(text)
-    plain = in_digits(spelled_out(plain))  # digits first: "dos (2) años" restates 2
+    plain = in_english(in_digits(spelled_out(plain)))  # "dos (2) años" restates 2
     plain, as_of = dates(plain)
     plain = blank_references(plain)
     plain, what_ifs = hypotheticals_set_aside(plain)
@@ -176,6 +177,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     reasoning_multiple(reading)
     nodes_to_gpus(reading, catalog)
     replicas(reading)
+    replica_size(reading, catalog)
     concurrency_per_node(reading)
     concurrency_of_members(reading)
     concurrency_per_gpu(reading)

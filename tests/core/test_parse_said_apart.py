@@ -997,3 +997,47 @@ def test_busy_hours_at_a_rate_are_the_days_whole_volume(catalog: Catalog) -> Non
     got = parse("6 busy hours at 12k req/hr, quiet otherwise. GLM-5 on H200, 1k in, 300 out",
                 catalog).fields
     assert (got["requests_per_day"], got["peak_to_average"]) == (72_000, 4.0)
+
+
+def test_a_batch_per_replica_of_a_few_gpus_on_a_larger_deployment(catalog: Catalog) -> None:
+    got = parse("H200 cluster: 64 GPUs, Qwen3 32B BF16, batch 24 per 4-GPU replica, "
+                "$2.90/gpu-hr", catalog)
+    assert (got.fields["gpus"], got.fields["concurrency"]) == (64, 24 * 16)
+    assert not any("two GPU counts" in a for a in got.ambiguities)
+
+
+def test_replicas_sized_in_brackets_divide_the_deployment(catalog: Catalog) -> None:
+    got = parse("Please price 4 nodes (32 x H100 SXM), GLM-5 FP8, served as 2-node replicas "
+                "(16 GPUs each) with 40 concurrent sessions per replica.", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (32, 80)
+
+
+def test_a_concurrency_keyed_per_server_before_its_figure(catalog: Catalog) -> None:
+    got = parse("- Qty 3 servers, 8x AMD Instinct MI300X each\n- Model: GLM-5 (FP8)\n"
+                "- Max concurrency per server: 128", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (24, 384)
+
+
+def test_every_replica_at_a_batch_on_racks_split_into_replicas(catalog: Catalog) -> None:
+    got = parse("2 GB200 NVL72 racks, each rack split into 18 replicas of 4 GPUs, every "
+                "replica at batch 32. Kimi K2.5 NVFP4", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (144, 36 * 32)
+
+
+def test_servers_of_a_few_gpus_each_are_not_whole_boards(catalog: Catalog) -> None:
+    got = parse("qwen3 32b on 3 l40s servers (4 gpus each), fp8, $5.20/server/hr", catalog)
+    assert got.fields["gpus"] == 12
+    assert got.fields["price_per_gpu_hour"] == 1.3
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["3 nodos de H200 (24 GPUs), batch de 16 por nodo",  # Spanish
+     "3 nodi H200 (24 GPU), concorrenza 16 per nodo",  # Italian
+     "3 Knoten H200 (24 GPUs), Batch 16 pro Knoten"],  # German
+)
+def test_a_batch_per_node_in_other_languages_is_multiplied_out(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"Llama 3.3 70B FP8, {said}", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (24, 48)
