@@ -8,6 +8,7 @@ multiplication said. (Concurrency said by the part is ``core.parse.concurrency``
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from core.parse import numbers
@@ -21,16 +22,21 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     """ "2 GB300 racks", "3 B200 nodes": nodes of the GPU's NVLink domain, said; "two such
     nodes" after "an 8-GPU B300 node": that many of the node said; "(8 GPUs/node), …, 4
     nodes": that many nodes of the GPUs said a node."""
-    if reading.node_gpus is None and "node" in reading.lower:
+    apart = False  # the GPUs of a node said apart from any count of nodes
+    if reading.node_gpus is None and any(w in reading.lower for w in ("node", "box", "server")):
         a_node = _GPUS_A_NODE.search(reading.text)
         if a_node is not None:
-            reading.node_gpus = int(a_node["n"])
-    if reading.node_gpus is None and " each" in reading.lower:
+            reading.node_gpus = int(a_node["n"] or a_node["n2"])  # "l40s box = 4 gpus"
+            apart = True
+    if reading.node_gpus is None and (" each" in reading.lower or " je " in reading.lower):
         each = _GPUS_EACH.search(reading.text)  # "2 l40s servers (4 gpus each)"
-        if each is not None and 1 <= int(each["n"]) <= 16:
-            reading.node_gpus = int(each["n"])
+        size = numbers.count(each["n"] or each["n2"] or each["n3"]) if each else None
+        if size and size == int(size) and 1 <= size <= 16:
+            reading.node_gpus, apart = int(size), True
     such = (
-        _SUCH_NODES.search(reading.text) or _N_NODES.search(reading.text)
+        _SUCH_NODES.search(reading.text)
+        or _N_NODES.search(reading.text)
+        or (_last(_NODES_COUNTED.finditer(reading.text)) if apart else None)  # "4 servers, …"
         if reading.node_gpus and reading.gpu_count in (None, reading.node_gpus)
         else None
     )
@@ -65,9 +71,18 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     reading.assume(f"'{said}' read as {count} GPUs ({size} a node)")
 
 
+def _last(found: Iterable[re.Match[str]]) -> re.Match[str] | None:
+    """The last match ("5 nodes H200 → sorry, 6 nodes": the last word), or None."""
+    last = None
+    for match in found:
+        last = match
+    return last
+
+
 _NODES_COUNTED = re.compile(
-    r"(?<![/\w])(?<!per\s)(?<!each\s)(?P<n>\d{1,3}|one|two|three|four|five|six|eight|ten|twelve"
-    r"|sixteen)(?:\s*[x×])?\s+(?:(?!(?:per|each|a|an|every|x|across|over|in|on|for|the|at|to|from|of)\b)[\w-]+\s+){0,2}?(?P<unit>nodes?|servers?|boxes"
+    r"(?<![/\w-])(?<!per\s)(?<!each\s)(?P<n>\d{1,3}|one|two|three|four|five|six|eight|ten|twelve"
+    r"|sixteen)(?:\s*[x×])?\s+(?:(?!(?:per|each|a|an|every|x|across|over|in|on|for|the|at|to"
+    r"|from|of)\b)(?!\d)[\w-]+\s+){0,2}?(?P<unit>nodes?|servers?|boxes"
     r"|box|racks?)\b"
     r"(?!\s*(?:/|per\b|each\b|an?\s+hour|-hour|-hr))",
     re.IGNORECASE,
@@ -140,6 +155,10 @@ def replica_size(reading: Reading, catalog: Catalog) -> None:
     if reading.gpu_count != size:
         return
     whole = [c for c in reading.gpu_counts if c > size and c % size == 0]
+    copies = REPLICA_COUNT.search(reading.text) if not whole else None
+    times = whole_count(copies["n"]) if copies else None
+    if times and times > 1:  # "9 replicas of 8 GPUs": the deployment is all of them
+        whole = [times * size]
     if not whole:
         return
     reading.gpu_count = whole[-1]
@@ -195,18 +214,22 @@ def replicas(reading: Reading) -> None:
 
 _GPUS_A_NODE = re.compile(
     r"\b(?P<n>[1-9]|1[0-6]|72)\s*(?:gpus?\s*(?:/|per|a|each|in\s+(?:a|each))|/)\s*"
-    r"(?:node|box|server)\b",
+    r"(?:node|box|server)\b"
+    r"|\b(?:node|box|server)\s*(?:=|is|has|holds)\s*(?P<n2>[1-9]|1[0-6])\s*(?:x\s*)?gpus?\b",
     re.IGNORECASE,
 )
 """The GPUs of one node said apart from any count: "(8 GPUs/node)", "8 GPUs per node",
 "(8/node)"."""
 _GPUS_EACH = re.compile(
     r"\b(?:nodes|servers|boxes|hosts|machines)\s*(?:\(\s*|,\s*|with\s+|of\s+)"
-    r"(?P<n>\d{1,2})\s*[x×]?\s+(?:[\w-]+\s+){0,3}?each\b",
+    r"(?P<n>\d{1,2})\s*[x×]?\s+(?:[\w-]+\s+){0,3}?each\b"
+    r"|\b(?:nodes|servers|boxes|hosts|machines)\s+(?:mit|with)\s+je\s+(?P<n2>\d{1,2})\b"
+    r"|\b(?:nodes|servers|boxes|hosts|machines),?\s+each\s+(?:comprising|with|having|containing"
+    r"|holding|of)\s+(?P<n3>\d{1,2}|two|four|eight|sixteen)\b",
     re.IGNORECASE,
 )
 """The GPUs of each node counted: "2 servers (4 gpus each)", "5 servers, 8x AMD Instinct
-MI355X each"."""
+MI355X each", "4 Servern mit je 8× MI355X", "two nodes, each comprising eight H200"."""
 _N_NODES = re.compile(
     r"(?:[,;:(]|[.!?]\s|^|\b(?:want|wants|need|needs|take|takes|order|lease|get|with|qty"
     r"|quantity)\s)"

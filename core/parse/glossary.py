@@ -28,6 +28,7 @@ _UNITS = {
     "noeud": "node",
     "noeuds": "nodes",
     "knoten": "node",
+    "servern": "servers",
     "réplica": "replica",
     "réplicas": "replicas",
     "replica": "replica",
@@ -41,15 +42,21 @@ _UNITS = {
     "istanza": "instance",
     "istanze": "instances",
 }
+_PRONOUNS = frozenset({"nó", "nós"})
+"""Portuguese "nós" is "we" as often as "nodes": a node only after its count."""
 _PER = r"(?:por|pro|par|per|je|para\s+cada|cada|ogni|chaque)"
-_ONE = {"una": "one", "um": "one", "uma": "one", "un": "one", "une": "one", "eine": "one"}
-_ONE |= {"ein": "one", "einen": "one"}
+_FOREIGN_PER = r"(?:por|pro|par|je|para\s+cada|cada|ogni|chaque)"
 _SAID = re.compile(
     rf"\b(?:(?P<per>{_PER})\s+|(?P<one>una|um|uma|un|une|eine|ein|einen)\s+)?"
-    rf"(?P<unit>{'|'.join(sorted(_UNITS, key=len, reverse=True))})\b",
+    rf"(?P<unit>{'|'.join(sorted(_UNITS, key=len, reverse=True))})\b"
+    rf"|\b{_FOREIGN_PER}\s+(?P<english>node|nodes|server|servers|box|instance)\b",
     re.IGNORECASE,
 )
-_HINTS = ("nod", "servid", "serveur", "nœud", "noeud", "knoten", "répli", "repli", "instan")
+"""A foreign unit, with its "per" or "one"; or an English unit after a foreign "per"
+("Batch 48 pro Server")."""
+_HINTS: tuple[str, ...] = ("nod", "servid", "serveur", "servern", "nœud", "noeud", "knoten")
+_HINTS += ("répli", "repli", "instan", "nós", "nó ", "pro ", "por ", "par ", "je ", "cada ")
+_HINTS += ("ogni ", "chaque ")
 
 
 def in_english(text: str) -> str:
@@ -62,7 +69,12 @@ def in_english(text: str) -> str:
 
 
 def _english(m: re.Match[str]) -> str:
-    unit = _UNITS[m["unit"].lower()]
+    if m["english"]:
+        return f"per {m['english']}"
+    said = m["unit"].lower()
+    if said in _PRONOUNS and not m["per"] and not re.search(r"\d\s*$", m.string[: m.start()]):
+        return m.group()  # "nós precisamos": we, not nodes (that is "2 nós")
+    unit = _UNITS[said]
     if m["per"]:
         return f"per {unit}"
     if m["one"]:

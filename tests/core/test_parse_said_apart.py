@@ -1041,3 +1041,31 @@ def test_a_batch_per_node_in_other_languages_is_multiplied_out(
 ) -> None:
     got = parse(f"Llama 3.3 70B FP8, {said}", catalog).fields
     assert (got["gpus"], got["concurrency"]) == (24, 48)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["5 servers, 8 gpus each", "5 nodes, each comprising eight H100 GPUs",
+     "H100 box = 8 gpus. 5 boxes"],
+)
+def test_nodes_counted_with_their_gpus_each(catalog: Catalog, said: str) -> None:
+    got = parse(f"glm-5 on H100: {said}, batch 16 per node", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (40, 80)
+
+
+def test_a_german_count_of_servers_with_so_many_gpus_each(catalog: Catalog) -> None:
+    got = parse("Kunde will GLM-5 auf 3 Servern mit je 8× H200, Batch 32 pro Server",
+                catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (24, 96)
+
+
+def test_a_rack_carved_into_replicas_is_all_of_them(catalog: Catalog) -> None:
+    got = parse("Llama 3.1 405B on GB300: one NVL72 rack carved into 9 replicas of 8 GPUs, "
+                "32 concurrent per replica", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (72, 288)
+
+
+def test_portuguese_nos_is_nodes_only_after_a_count(catalog: Catalog) -> None:
+    from core.parse.glossary import in_english
+
+    assert in_english("nós precisamos de 2 nós") == "nós precisamos de 2 nodes"
