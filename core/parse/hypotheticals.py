@@ -22,10 +22,20 @@ _SET_ASIDE = re.compile(
 )
 
 
+_WHAT_IF = re.compile(
+    r"(?:(?<=[.!?\n])|(?<=[.!?]\s))\s*(?P<what>(?:what\s+if|what\s+about\s+if|and\s+if|suppose"
+    r"|hypothetically)\b[^?\n]{3,200}\?)",
+    re.IGNORECASE,
+)
+"""A what-if asked after the ask ("… 800 in / 150 out. what if Black Friday peak is 10x
+normal?"): a question about another load, not a change to this one (asked on its own, in a
+thread, it is a follow-up, which ``core.parse.followups`` reads)."""
+
+
 def hypotheticals_set_aside(text: str) -> tuple[str, list[str]]:
     """``text`` with each what-if set aside blanked, and what is said of each."""
     lower = text.lower()
-    if " if " not in lower and "(if " not in lower:
+    if " if " not in lower and "(if " not in lower and "suppose" not in lower:
         return text, []
     notes: list[str] = []
 
@@ -34,4 +44,12 @@ def hypotheticals_set_aside(text: str) -> tuple[str, list[str]]:
         notes.append(f"'{what}': a what-if, set aside as asked")
         return " " * len(m["what"]) + m.group()[len(m["what"]) :]
 
-    return _SET_ASIDE.sub(blank, text), notes
+    def asked(m: re.Match[str]) -> str:
+        what = " ".join(m["what"].split())
+        notes.append(f"'{what}': a what-if about another load, not read (ask it in the thread)")
+        return m.group()[: m.start("what") - m.start()] + " " * len(m["what"])
+
+    text = _SET_ASIDE.sub(blank, text)
+    if "?" in text:
+        text = _WHAT_IF.sub(asked, text)
+    return text, notes

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from core.parse import numbers
 from core.parse.lexicon import BREAK
 from core.parse.numbers import amount, compact
 from core.parse.openings import words_opening
@@ -68,7 +69,8 @@ UNITS = {
 
 _SHARE_OF_PEAK = re.compile(
     r"\b(?:average|avg|mean|averages)\b(?:(?!\band\b)[^.;!?\n]){0,40}?\b(?:is|at|runs|sits|about|around"
-    r"|roughly|being|abt|~|≈)"
+    r"|roughly|being|abt|~|≈)(?:\s+(?:approximately|approx\.?|about|around|roughly|nearly"
+    r"|close\s+to|some))?"
     r"\s*[~≈]?\s*(?P<pct>\d{1,2}(?:\.\d+)?)\s*%\s*of\s+"
     r"(?:(?:the\s+|our\s+)?peak|(?P<back>that|this|it))\b"
     r"|\b(?:average|avg|mean)\b[^.;!?\n\d]{0,20}?\bshare\s+of\s+(?:the\s+)?peak\W{0,4}"
@@ -119,6 +121,17 @@ _ABROAD_PARTS = (
     | dict.fromkeys(("quarto", "cuarto", "fjärdedel", "viertel", "quart"), 4.0)
     | dict.fromkeys(("quinto", "femtedel", "fünftel", "cinquième"), 5.0)
 )
+_TIMES_LOWER = re.compile(
+    r"\b(?:the\s+|la\s+|el\s+|a\s+)?(?:average|avg|mean|moyenne|promedio|media|média"
+    r"|durchschnitt)\s+(?:load\s+|traffic\s+)?(?:is|est|es|è|é|ist|runs)\s+"
+    r"(?:about\s+|roughly\s+|~\s*|environ\s+|unas\s+|circa\s+)?"
+    r"(?P<n>\d+(?:[.,]\d+)?|two|three|four|five|six)\s*(?:x|times|fois|veces|volte|vezes|mal)\s+"
+    r"(?:lower|less|smaller|plus\s+basse|plus\s+faible|moins|menor|más\s+baja|più\s+bassa"
+    r"|mais\s+baixa|niedriger|kleiner)\b",
+    re.IGNORECASE,
+)
+"""The average said as a fraction of the peak by its multiple: "the average is three times
+lower", "la moyenne est trois fois plus basse"."""
 _COLON_RATIO = re.compile(
     r"\b(?P<a>avg|average|mean|peak)\s*(?::|/|-to-|\s+to\s+)\s*(?P<b>avg|average|mean|peak)\b"
     r"[^\d\n]{0,12}?(?P<x>\d+(?:\.\d+)?)\s*:\s*(?P<y>\d+(?:\.\d+)?)\b",
@@ -178,6 +191,14 @@ def share_of_peak(reading: Reading) -> int | None:
         reading.values["peak_to_average"] = ratio
         said = " ".join(hour.group().split())
         reading.understood.append(f"peak {ratio:.3g}x the average ← '{said}' (× 24 hours)")
+        return None
+    lower = _TIMES_LOWER.search(text) if found is None and hour is None else None
+    times = numbers.count(lower["n"].replace(",", ".")) if lower is not None else None
+    if lower is not None and times and 1 < times <= MAX_RATIO:
+        said = " ".join(lower.group().split())
+        reading.values["peak_to_average"] = times
+        reading.sources["peak_to_average"] = said
+        reading.understood.append(f"peak {times:g}x the average ← '{said}'")
         return None
     pct = float(found["pct"] or found["pct2"]) if found is not None else 0.0
     colon = _COLON_RATIO.search(text) if found is None and ":" in text else None

@@ -2095,3 +2095,9 @@ def test_a_generated_total_of_which_a_part_is_the_chain_of_thought(catalog: Cata
 def test_an_arrow_then_an_apology_corrects_the_figure_before(catalog: Catalog) -> None:
     got = fields("8x h200 for glm-5, batch 24 → sorry 40, fp8", catalog)
     assert got["concurrency"] == 40
+
+
+def test_documents_a_day_each_requiring_several_calls(catalog: Catalog) -> None:
+    got = fields("about 40,000 documents per day; each document requires 4 model calls. "
+                 "kimi k2, 20000 in 1000 out", catalog)
+    assert got["requests_per_day"] == 160_000

@@ -1069,3 +1069,25 @@ def test_portuguese_nos_is_nodes_only_after_a_count(catalog: Catalog) -> None:
     from core.parse.glossary import in_english
 
     assert in_english("nós precisamos de 2 nós") == "nós precisamos de 2 nodes"
+
+
+@pytest.mark.parametrize(
+    "said", ["the average is four times lower", "la moyenne est quatre fois plus basse"]
+)
+def test_an_average_said_so_many_times_lower_than_the_peak(catalog: Catalog, said: str) -> None:
+    got = parse(f"GLM-5 on H200, 40 requests/second at peak, {said}. 1k in, 200 out",
+                catalog).fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (10 * 86400, 4.0)
+
+
+def test_an_average_approximately_a_share_of_the_peak(catalog: Catalog) -> None:
+    got = parse("peak load of 100 requests per second; average load is approximately 25% "
+                "of peak. GLM-5, 1k in, 200 out", catalog).fields
+    assert (got["requests_per_day"], got["peak_to_average"]) == (25 * 86400, 4.0)
+
+
+def test_a_what_if_asked_after_the_ask_changes_nothing(catalog: Catalog) -> None:
+    got = parse("peak 30 rps, peak/avg 3, GLM-5, 800 in / 150 out.\nwhat if the holiday "
+                "peak is 8x normal? just curious", catalog)
+    assert (got.fields["peak_to_average"], got.fields["requests_per_day"]) == (3.0, 864_000)
+    assert any("what-if" in a for a in got.assumed)
