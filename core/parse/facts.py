@@ -635,7 +635,9 @@ _OF_ONE_GPU = re.compile(r"\s*(?:per|/|a|each|on\s+(?:one|a|each))\s*(?:gpu|card
 """After a token rate, words that make it one GPU's throughput: "1,850 output tok/s per GPU"."""
 
 
-_NOW_OPENS = re.compile(r"^\s*(?:current(?:ly)?|today'?s?|existing)\b", re.IGNORECASE)
+_NOW_OPENS = re.compile(
+    r"^\s*[\"“«'>]?\s*(?:current(?:ly)?|today'?s?|existing)\b", re.IGNORECASE
+)
 """A clause that opens on "current": the figure in it is what they see today."""
 _ANOTHER_FACT = re.compile(
     r"(?:\b(?:their|our|the|its)\s+(?:\w+\s+){0,2}?)?\b(?:ttft|tpot|latency|first\s+token)\b"
@@ -661,7 +663,8 @@ def _target(r: Reading, m: Match, name: str, value: float, note: str) -> bool:
     other = _ANOTHER_FACT.search(after)
     if other is not None:  # "ttft ≤ 1.5s their current p95 ttft is 3.1s": the next one's
         after = after[: other.start()]
-    seen = _SEEN.search(before + " " + after) or _NOW.search(before[-25:] + " " + after)
+    inside = r.text[m.toks[0].end : m.toks[-1].start]  # "Our TTFT today is 2.8 seconds"
+    seen = _SEEN.search(before + " " + after) or _NOW.search(f"{before[-25:]} {inside} {after}")
     seen = seen or _NOW_OPENS.match(before)  # "Current p50 TTFT on their A100s is 2.3 s"
     if seen and not _WANTED.search(f"{before} {r.said(m)} {after}"):
         example = "TTFT under 1 s" if name == "max_ttft_s" else "at least 30 tokens/s per user"
@@ -897,7 +900,9 @@ _LOWER_TO = re.compile(
 )
 """Words before a time that make it what a latency is to be brought down to: "quieren bajar
 a 12,5 ms"."""
-_TTFT_NAMED = re.compile(r"\b(?:ttft|time\s+to\s+first\s+token|first\s+token)\b", re.IGNORECASE)
+_TTFT_NAMED = re.compile(
+    r"\b(?:ttft|time[\s-]+to[\s-]+first[\s-]+token|first[\s-]+token)\b", re.IGNORECASE
+)
 _TTFT_MAX_S = 30.0
 """A latency said apart from its name, in a message that names TTFT, is its target when no
 other is said and it is no longer than this."""

@@ -32,10 +32,24 @@ normal?"): a question about another load, not a change to this one (asked on its
 thread, it is a follow-up, which ``core.parse.followups`` reads)."""
 
 
+_RETRACTED: tuple[str, ...] = ("superseded", "outdated", "obsolete", "void", "withdrawn")
+_RETRACTED += ("replaced", "no longer", "cancelled", "canceled")
+_SUPERSEDED = re.compile(
+    r"(?:(?<=[.!?\n])|(?<=[.!?]\s)|^)\s*(?P<what>(?:[^.;!?()\n]|(?<=\d)\.(?=\d)){3,160}?)"
+    r"\s*[,;—–-]\s*(?:that'?s|that\s+is|which\s+is|it'?s|now|both|all)\s+(?:been\s+|now\s+)?"
+    r"(?:superseded|outdated|obsolete|void|withdrawn|replaced|cancell?ed"
+    r"|no\s+longer\s+(?:valid|relevant|applies))\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""An earlier version said and retracted in one breath: "Rev B had 16 GPUs at $3.05, that's
+superseded"."""
+
+
 def hypotheticals_set_aside(text: str) -> tuple[str, list[str]]:
     """``text`` with each what-if set aside blanked, and what is said of each."""
     lower = text.lower()
-    if " if " not in lower and "(if " not in lower and "suppose" not in lower:
+    said = (" if ", "(if ", "suppose", *_RETRACTED)
+    if not any(w in lower for w in said):
         return text, []
     notes: list[str] = []
 
@@ -44,12 +58,23 @@ def hypotheticals_set_aside(text: str) -> tuple[str, list[str]]:
         notes.append(f"'{what}': a what-if, set aside as asked")
         return " " * len(m["what"]) + m.group()[len(m["what"]) :]
 
+    def superseded(m: re.Match[str]) -> str:
+        what = " ".join(m["what"].split())
+        notes.append(f"'{what}': superseded, as the message says; not read")
+        return (
+            m.group()[: m.start("what") - m.start()]
+            + " " * len(m["what"])
+            + m.group()[m.end("what") - m.start() :]
+        )
+
     def asked(m: re.Match[str]) -> str:
         what = " ".join(m["what"].split())
         notes.append(f"'{what}': a what-if about another load, not read (ask it in the thread)")
         return m.group()[: m.start("what") - m.start()] + " " * len(m["what"])
 
     text = _SET_ASIDE.sub(blank, text)
+    if any(w in lower for w in _RETRACTED):
+        text = _SUPERSEDED.sub(superseded, text)
     if "?" in text:
         text = _WHAT_IF.sub(asked, text)
     return text, notes

@@ -41,7 +41,10 @@ _CHOICE = re.compile(
     r"|\((?P<item2>[a-e]|[1-9])\))"
     r"|\b(?:(?P<kind3>phase|option|scenario|workload)[ \t]+(?P<name3>[a-e1-9])"
     r"|\((?P<item3>[a-e]|[1-9])\))\s+(?:first|only|matters|is\s+the\s+one)\b"
-    r"|\b(?:picked|chose|took|went\s+with|selected|signed)\s+(?-i:(?P<item5>[A-E]))(?=[\s.,;!)]|$)",
+    r"|\b(?:picked|chose|took|went\s+with|selected|signed)\s+(?-i:(?P<item5>[A-E]))(?=[\s.,;!)]|$)"
+    r"|\b(?:just|only)\s+(?-i:(?P<item6>[A-E]))(?=\s+please\b|[.!]|$)"
+    r"|\b(?:quote|size|price)\s+only\s+the\s+(?P<first>first)\b"
+    r"|\bonly\s+the\s+(?P<first2>first)\s+(?:one|workload)\b",
     re.IGNORECASE,
 )
 """Which one the writer asks for: "size (a) first", "only phase 2 matters", "option B only",
@@ -58,15 +61,23 @@ def chosen(text: str) -> tuple[str, str | None]:
     if len(names) < 2:
         return text, None
     choice = _CHOICE.search(text)
+    aside: str | None = None
     if choice is not None:
-        wanted = _name(choice)
+        first = choice["first"] or choice["first2"]
+        wanted = starts[0][1] if first else _name(choice)
         said = " ".join(choice.group().split())
     elif names == {"before", "after"}:
         wanted, said = "after", "after"
+    elif (kept := _not_set_aside(text, starts)) is not None:
+        wanted, said = kept, ""
+        aside = next(name for _, name in starts if name != kept)
     else:
         return text, None
-    if wanted not in names:
-        return text, None
+    if wanted not in names:  # "just A please" of the workloads labelled "Workload A", "B"
+        alike = [n for n in names if n.split()[-1] == wanted]
+        if len(alike) != 1:
+            return text, None
+        wanted = alike[0]
     out = list(text)
     for k, (start, name) in enumerate(starts):
         if name == wanted:
@@ -77,16 +88,19 @@ def chosen(text: str) -> tuple[str, str | None]:
         for j in range(start, end):
             if out[j] != "\n":
                 out[j] = " "
+    label = f"({wanted})" if len(wanted) == 1 else wanted
+    if aside is not None:
+        other = f"({aside})" if len(aside) == 1 else aside
+        return "".join(out), f"sized {label} only; {other} is set aside in its own words"
     if choice is None:
         return "".join(out), "sized the 'after' only; the 'before' is what runs today"
-    label = f"({wanted})" if len(wanted) == 1 else wanted
     return "".join(out), f"sized {label} only, as asked ('{said}'); the others are not read"
 
 
 def _name(m: re.Match[str]) -> str:
     """A label's or a choice's workload, keyed alike: "a", "phase 2", "after"."""
     groups = m.groupdict()
-    for item in ("item", "item2", "item3", "item4", "item5"):
+    for item in ("item", "item2", "item3", "item4", "item5", "item6"):
         if groups.get(item):
             return str(groups[item]).lower()
     for kind, name in (("kind", "name"), ("kind2", "name2"), ("kind3", "name3")):
@@ -95,6 +109,24 @@ def _name(m: re.Match[str]) -> str:
                 return str(groups[name]).lower()  # "picked option B" of the lines "B = …"
             return f"{str(groups[kind]).lower()} {str(groups[name]).lower()}"
     return str(groups.get("side") or "").lower()
+
+
+_SET_ASIDE = re.compile(
+    r"\b(?:please\s+)?(?:ignore|disregard|skip)\b|\bnot\s+(?:now|yet|for\s+now)\b"
+    r"|\b(?:don'?t|do\s+not)\s+(?:quote|size|price)\b",
+    re.IGNORECASE,
+)
+"""Words in a workload's own label that set it aside: "Workload B (2027, please ignore for
+now)"."""
+
+
+def _not_set_aside(text: str, starts: list[tuple[int, str]]) -> str | None:
+    """The one workload of two not set aside in its own first words, or None."""
+    if len({name for _, name in starts}) != 2:
+        return None
+    aside = {name for start, name in starts if _SET_ASIDE.search(text, start, start + 60)}
+    kept = {name for _, name in starts} - aside
+    return kept.pop() if len(aside) == 1 and len(kept) == 1 else None
 
 
 def _end(text: str, start: int, next_start: int) -> int:

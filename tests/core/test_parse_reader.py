@@ -2101,3 +2101,32 @@ def test_documents_a_day_each_requiring_several_calls(catalog: Catalog) -> None:
     got = fields("about 40,000 documents per day; each document requires 4 model calls. "
                  "kimi k2, 20000 in 1000 out", catalog)
     assert got["requests_per_day"] == 160_000
+
+
+def test_the_workload_set_aside_in_its_own_label_is_not_read(catalog: Catalog) -> None:
+    got = fields("Workload A (now): Qwen3 32B, ~3M requests/day, 400 in, 60 out.\n"
+                 "Workload B (next year, please ignore for now): Llama 3.1 70B, 200k/day, "
+                 "4k in / 1k out.", catalog)
+    assert (got["model"], got["requests_per_day"], got["input_tokens"]) == (
+        "qwen3-32b", 3_000_000, 400)
+
+
+def test_just_a_letter_picks_its_workload(catalog: Catalog) -> None:
+    got = fields("Workload A: GLM-5, 1M requests/day, 900 in, 200 out.\nWorkload B: Qwen3 32B, "
+                 "5M requests/day, 300 in, 20 out.\njust A please", catalog)
+    assert (got["model"], got["requests_per_day"]) == ("glm-5", 1_000_000)
+
+
+@pytest.mark.parametrize(
+    "today", ["\"Today our p95 time-to-first-token is 3.1 seconds.", "Our TTFT today is 3.1 s;"]
+)
+def test_todays_latency_then_the_one_they_need_said_of_it(catalog: Catalog, today: str) -> None:
+    got = fields(f"{today} We need it under 1.2 seconds. kimi k2, 1B output tokens a month",
+                 catalog)
+    assert got["max_ttft_s"] == 1.2
+
+
+def test_an_earlier_revision_said_superseded_is_not_read(catalog: Catalog) -> None:
+    got = fields("- 32x H200 (4 nodes)\n- GLM-5 FP8, 256 concurrency\n- $3.40/GPU-hr, 12 mo\n"
+                 "Rev A had 16 GPUs at $3.60, that's superseded.", catalog)
+    assert (got["gpus"], got["price_per_gpu_hour"]) == (32, 3.4)
