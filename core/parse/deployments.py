@@ -68,7 +68,7 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     if size <= 8:  # a board's GPUs: "batch 48 per node" multiplies by it
         reading.node_gpus = size
     reading.gpu_said.append(f"GPU {count}x {gpu.id}")
-    reading.assume(f"'{said}' read as {count} GPUs ({size} a node)")
+    reading.assume(f"'{said}' read as {count} GPUs ({size} a {'node' if size <= 8 else 'rack'})")
 
 
 def _last(found: Iterable[re.Match[str]]) -> re.Match[str] | None:

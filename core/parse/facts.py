@@ -101,6 +101,7 @@ class Reading:
     model_typo: bool = False  # the model was read through a typo ("deepseak")
     quoted_utilization: bool = False  # "$/M at 40% utilization": the share it is quoted at
     price_per_node: float | None = None  # "$19.60 per node-hour": a node's price
+    price_per_rack: bool = False  # "USD 394,200 per NVL72 rack per month": the node a rack
     gpu_said: list[str] = field(default_factory=list)
     scales: list[tuple[str, float, str]] = field(default_factory=list)
     action: str | None = None
@@ -821,12 +822,14 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     if node or (node_named and (unit in _GPU_PERIOD_HOURS or unit in (None, "hour"))):
         if unit in _GPU_PERIOD_HOURS:  # "one 8x H200 node at $21,900/month"
             hours = _GPU_PERIOD_HOURS[unit]
-            r.assume(f"${value:,.2f} a {unit} for a node read at {hours:g} hours a {unit}")
+            whole = "rack" if node is not None and "rack" in node.group().lower() else "node"
+            r.assume(f"${value:,.2f} a {unit} for a {whole} read at {hours:g} hours a {unit}")
             value /= hours
         elif unit not in (None, "hour"):
             r.ambiguous(f"'{r.said(m)}': not read; say the lease price as '$5/GPU-hour'")
             return
         r.price_per_node = value
+        r.price_per_rack = node is not None and "rack" in node.group().lower()
         r.price_said = r.said(m)
         return
     span = _PER_GPU_FOR.match(r.text, m.toks[-1].end) if unit is None else None
@@ -878,8 +881,9 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
 _DOTTED_SUM = re.compile(r"(?<![\d.,])[1-9]\d{0,2}\.\d{3}$")
 """A sum written with a thousands dot ("14.600"), as Spanish, German and Portuguese do."""
 _PER_NODE = re.compile(
-    r"\s*(?:/|per|a|an|por|par|pro|je)\s*(?:node|box|server|machine|host|servidor|nodo|serveur"
-    r"|nœud|knoten)(?:[\s-]*(?:hour|hr|h))?\b"  # Spanish "USD 22.000 al mes por servidor"
+    r"\s*(?:/|per|a|an|por|par|pro|je)\s*(?:(?:nvl\d+|gb\d+|hgx|dgx)[\s-]+)?(?:node|box|server"
+    r"|machine|host|rack|servidor|nodo|serveur|nœud|knoten)(?:[\s-]*(?:hour|hr|h))?\b"
+    # Spanish "USD 22.000 al mes por servidor", "USD 394,200 per NVL72 rack per month"
     r"|\s*(?:per|a|an)\s+(?:8|four|eight|4)[\s-]*gpu\s+(?:[\w-]+\s+){0,2}?(?:node|box|server)\b"
     r"|\s*(?:per|a|an)\s+\d+\s*[x×]\s*(?:[\w-]+\s+){1,2}?(?:node|box|server)\b",
     re.IGNORECASE,
@@ -940,7 +944,10 @@ def _one_node(text: str, toks: Sequence[Tok]) -> bool:
     """ "an 8x H100 box", "4x H100 nodes": a node's own GPUs; "2 x HGX H200 nodes", spaced
     and plural, counts the nodes."""
     plural = any(t.type == "NODES" and t.text.lower().endswith("s") for t in toks)
-    return any(t.type == "MULT" and not (plural and " " in text[t.start : t.end]) for t in toks)
+    return any(
+        t.type == "MULT" and t.value != 1 and not (plural and " " in text[t.start : t.end])
+        for t in toks
+    )  # "1 x b300 node": one node, never a node of one GPU
 
 
 def _hyphened(text: str, toks: Sequence[Tok]) -> bool:

@@ -609,6 +609,10 @@ def lexicon_for(catalog: Catalog) -> Lexicon:
     return lexicon
 
 
+_VENDORS = ("nvidia", "amdinstinct", "amd")
+"""A GPU's maker said before any of its names: the name is the GPU's still."""
+
+
 def _build(catalog: Catalog) -> Lexicon:
     names: dict[str, tuple[str, str]] = {}
     tables = (
@@ -623,6 +627,11 @@ def _build(catalog: Catalog) -> Lexicon:
                 key = normalize(name)
                 if key:
                     names.setdefault(key, (terminal, entry.id))
+    for gpu in catalog.gpus:  # "two NVIDIA GB200 NVL72 racks", "AMD Instinct MI355X"
+        for name in (gpu.id, gpu.name, *gpu.aliases):
+            key = normalize(name)
+            for vendor in _VENDORS if key and not key.startswith(_VENDORS) else ():
+                names.setdefault(vendor + key, ("GPU", gpu.id))
     spelled = spelling(catalog, names)
     for key, (terminal, rid, _) in spelled.derived.items():
         names.setdefault(key, (terminal, rid))

@@ -697,18 +697,24 @@ def node_price(fields: dict[str, Any], reading: Reading, catalog: Catalog) -> li
         nodes = int(count(said["n"]) or 0)  # "2 nodes b300 (16 gpus), $46/hr per node"
         if not nodes or reading.gpu_count % nodes:
             nodes = 0
+    domain = catalog.gpus.get(ids[0]).scale_up_domain_gpus
+    rack = reading.price_per_rack and domain > 8  # "per NVL72 rack": the system's GPUs
     per_node = (
-        reading.node_gpus
+        domain
+        if rack
+        else reading.node_gpus
         or (reading.gpu_count // nodes if reading.gpu_count and nodes else None)
         or reading.gpu_count
-        or catalog.gpus.get(ids[0]).scale_up_domain_gpus
+        or domain
     )  # "2 HGX B300 nodes (16 GPUs) at $30,660 per node": 8 a node
+    unit = "rack" if rack else "node"
     listed = catalog.gpus.get(ids[0]).usd_per_gpu_hour
     if value / per_node < listed / PRICE_SPREAD <= value <= PRICE_SPREAD * listed:
         fields["price_per_gpu_hour"] = value  # "an 8x H200 node at $3.10/hr": a GPU's price
-        return [f"'{reading.price_said}' read per GPU: a node of {per_node} at it is too cheap"]
+        return [f"'{reading.price_said}' read per GPU: a {unit} of {per_node} at it is too cheap"]
     fields["price_per_gpu_hour"] = value / per_node
-    return [f"'{reading.price_said}' read per node of {per_node}: ${value / per_node:.2f}/GPU-hour"]
+    each = value / per_node
+    return [f"'{reading.price_said}' read per {unit} of {per_node}: ${each:.2f}/GPU-hour"]
 
 
 def price_per_gpu(fields: dict[str, Any], reading: Reading, catalog: Catalog) -> list[str]:

@@ -1091,3 +1091,24 @@ def test_a_what_if_asked_after_the_ask_changes_nothing(catalog: Catalog) -> None
                 "peak is 8x normal? just curious", catalog)
     assert (got.fields["peak_to_average"], got.fields["requests_per_day"]) == (3.0, 864_000)
     assert any("what-if" in a for a in got.assumed)
+
+
+@pytest.mark.parametrize(
+    "said", ["USD 438,000 per NVL72 rack per month", "$438,000 per rack per month"]
+)
+def test_a_racks_monthly_price_is_split_over_the_racks_gpus(catalog: Catalog, said: str) -> None:
+    got = parse(f"Kimi K3 on 2 GB300 NVL72 racks, 2,000 concurrent, {said}", catalog)
+    assert got.fields["gpus"] == 144
+    assert got.fields["price_per_gpu_hour"] == pytest.approx(438_000 / 730 / 72)
+
+
+def test_one_node_of_a_board_is_never_a_node_of_one_gpu(catalog: Catalog) -> None:
+    got = parse("gpt-oss 120b on 1 x b300 node (8 gpus), 256 concurrent, $48/node-hr", catalog)
+    assert (got.fields["gpus"], got.fields["price_per_gpu_hour"]) == (8, 6.0)
+
+
+def test_the_makers_name_before_a_gpu_keeps_the_gpus_system(catalog: Catalog) -> None:
+    got = parse("two NVIDIA GB200 NVL72 racks, DeepSeek-R1 NVFP4, USD 300 per rack-hour",
+                catalog).fields
+    assert (got["gpu"], got["gpus"]) == ("gb200", 144)
+    assert got["price_per_gpu_hour"] == pytest.approx(300 / 72)
