@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 _PER_NODE = re.compile(
     r"\s*(?:(?:sequences|seqs|requests|sessions|users|streams|calls|chats|conversations)\s+)?"
-    r"(?:per|each|a|/)\s*(?:\d{1,3}[\s-]*(?:gpu|node)s?\s+)?"
-    r"(?:node|box|server|replica|instance|pod)\b"
+    r"(?:(?:per|each|a|/)\s*(?:\d{1,3}[\s-]*(?:gpu|node)s?\s+)?"
+    r"(?:node|box|server|replica|instance|pod|rack|dgx|hgx|system)\b|(?P<each>each|apiece)\b)"
     r"(?:[^.;\n\d]{0,12}?(?P<total>\d[\d,]*)\s+(?:in\s+)?(?:total|overall|in\s+all)\b)?",
     re.IGNORECASE,
 )
@@ -62,6 +62,8 @@ def concurrency_per_node(reading: Reading) -> None:
     said, value = reading.sources.get("concurrency"), reading.values.get("concurrency")
     at = reading.find(said) if said else -1
     found = _PER_NODE.match(reading.text, at + len(said or "")) if at >= 0 else None
+    if found is None and at > 0:
+        found = _EACH_BEFORE.search(reading.text, max(0, at - 40), at)  # "each serving ~64"
     if found is None:
         said_per = any(w in reading.lower for w in (" per ", "every ", "each "))
         keyed = _KEYED_PER_NODE.search(reading.text) if said_per else None
@@ -71,8 +73,14 @@ def concurrency_per_node(reading: Reading) -> None:
         said, found, value = "", keyed, int(figure or 0)
     if not isinstance(value, int) or not value:
         return
-    total = digits(found["total"]) if found["total"] else None
-    nodes = _units(reading, found.group().lower())
+    groups = found.groupdict()
+    total = digits(groups["total"]) if groups.get("total") else None
+    per: str | None = found.group().lower()
+    if groups.get("each") or groups.get("each2"):  # "3 servers, 128 concurrent each"
+        per = _counted_unit(reading)
+    if per is None:
+        return
+    nodes = _units(reading, per)
     if total is None and nodes is not None:
         total = value * nodes
     if total is None or total != int(total):
@@ -94,6 +102,26 @@ _KEYED_PER_NODE = re.compile(
 "every replica at batch 64"."""
 
 
+_EACH_BEFORE = re.compile(
+    r"\b(?:replicas?|nodes?|servers?|racks?)\s*,?\s*(?P<each>each)\s+(?:(?:one\s+)?(?:serving"
+    r"|running|handling|taking|doing|at|with)\s+)?[~≈]?\s*$"
+    r"|\b(?:replicas?|nodes?|servers?)\b[^.;\n]{0,30}\b(?P<each2>each)\s+(?:serving|running"
+    r"|handling|taking|at|with)\s+[~≈]?\s*$",
+    re.IGNORECASE,
+)
+"""Before a concurrency, the units it is each one's: "2 replicas, each 40 concurrent", "8
+replicas, 1 GPU each, each serving ~64 seqs"."""
+
+
+def _counted_unit(reading: Reading) -> str | None:
+    """What "each" after a concurrency is said of: the replicas counted, else the nodes."""
+    if REPLICA_COUNT.search(reading.text) or reading.replica_gpus:
+        return "replica"
+    if NODES_COUNTED.search(reading.text) or reading.gpu_nodes:
+        return "rack" if "rack" in reading.lower else "node"
+    return None
+
+
 def _units(reading: Reading, per: str) -> int | None:
     """How many of the unit a figure is said per: replicas of the GPUs of one (or as many
     as said), or nodes of the GPUs of one (or as many as said)."""
@@ -106,6 +134,8 @@ def _units(reading: Reading, per: str) -> int | None:
         a_node = _REPLICA_A_NODE.search(reading.text) if copies is None else None
         if a_node is None:  # "TP8 so one replica per node": as many replicas as nodes
             return whole_count(copies["n"]) if copies else None  # "96 concurrent per replica"
+    if "rack" in per and reading.gpu_nodes:
+        return reading.gpu_nodes[0]  # "2 racks GB300 NVL72 … 800 concurrent per rack"
     per_node = reading.node_gpus
     if count and per_node:
         return count // per_node

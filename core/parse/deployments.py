@@ -126,7 +126,9 @@ _REPLICA_SIZE = re.compile(
     r"|\b(?:replicas?|instances?)\s*(?:\(\s*|,\s*|of\s+)(?P<g2>\d{1,3})\s*(?:x\s*)?gpus?"
     r"(?:\s+each)?\b"
     r"|\b(?P<n>\d|one|two|three|four)[\s-]*nodes?\s+(?:replicas?|instances?)\b"
-    r"|\b(?:replicas?|instances?)\s+of\s+(?P<n2>one|two|three|four|\d)\s+nodes?\b",
+    r"|\b(?:replicas?|instances?)\s+of\s+(?P<n2>one|two|three|four|\d)\s+nodes?\b"
+    r"|\b(?:replicas?|instances?)[^.;\n]{0,20}?\(\s*(?P<g3>\d{1,2})\s*gpus?\s+each\s*\)"
+    r"|\b(?P<one>one|1)\s+(?:replica|instance)\s*(?:per|/|a|on\s+each)\s*(?:gpu|card)\b",
     re.IGNORECASE,
 )
 """The GPUs of one replica, said apart from the deployment's: "per 2-GPU replica",
@@ -143,8 +145,10 @@ def replica_size(reading: Reading, catalog: Catalog) -> None:
     found = _REPLICA_SIZE.search(reading.text)
     if found is None:
         return
-    if found["g"] or found["g2"]:
-        size = int(found["g"] or found["g2"])
+    if found["one"]:
+        size = 1  # "one replica per GPU"
+    elif found["g"] or found["g2"] or found["g3"]:
+        size = int(found["g"] or found["g2"] or found["g3"])
     else:
         nodes = whole_count(found["n"] or found["n2"])
         node = reading.node_gpus or _board_of(reading, catalog)
@@ -181,12 +185,16 @@ def _board_of(reading: Reading, catalog: Catalog) -> int | None:
 
 REPLICAS = re.compile(
     r"\b(?P<n>\d{1,3}|two|three|four|five|six|eight|ten)\s+(?:replicas|instances|copies)\s*,?\s+"
-    r"each(?:\s+one|\s+of\s+them)?\b",
+    r"each(?:\s+one|\s+of\s+them)?\b"
+    r"(?!\s*(?:at|with|serving|running|handling|taking|doing)?\s*(?:a\s+)?(?:batch|concurrency"
+    r"|[~≈]?\s*\d+\s*(?:concurrent|seqs|sequences|users|sessions|streams|requests)))",
     re.IGNORECASE,
 )
-"""Copies of one deployment, each described after: "4 replicas, each one 2 nodes × 8 MI355X"."""
+"""Copies of one deployment, each described after: "4 replicas, each one 2 nodes × 8 MI355X"
+(not "10 replicas, each at batch 24": that is each one's batch)."""
 REPLICA_COUNT = re.compile(
-    r"\b(?P<n>\d{1,3}|two|three|four|five|six|eight|ten)\s+(?:replicas|instances|copies)\b",
+    r"\b(?P<n>\d{1,3}|two|three|four|five|six|eight|ten)\s+(?:replicas|instances|copies)\b"
+    r"(?!\s*(?:per|each|a|/)\s*(?:node|gpu|server|box|rack)\b)",  # "2 replicas per node": a node's
     re.IGNORECASE,
 )
 """How many copies, said anywhere: what a figure said "per replica" is multiplied by."""

@@ -1112,3 +1112,26 @@ def test_the_makers_name_before_a_gpu_keeps_the_gpus_system(catalog: Catalog) ->
                 catalog).fields
     assert (got["gpu"], got["gpus"]) == ("gb200", 144)
     assert got["price_per_gpu_hour"] == pytest.approx(300 / 72)
+
+
+@pytest.mark.parametrize(
+    ("said", "total"),
+    [
+        ("2 racks GB300 NVL72, 500 concurrent per rack", 1000),
+        ("3 servers of 8x B200, 96 concurrent each", 288),
+        ("16x H200, TP8 → 2 replicas, each 40 concurrent", 80),
+        ("8x MI300X, 8 independent replicas (1 GPU each), each serving ~48 seqs", 384),
+        ("6x L40S (1 replica/gpu), 10 concurrent/replica", 60),
+        ("4 x DGX B200 (8 GPUs each), batch 64 per DGX", 256),
+    ],
+)
+def test_a_concurrency_each_unit_runs_is_multiplied_by_the_units(
+    catalog: Catalog, said: str, total: int
+) -> None:
+    assert parse(f"GLM-5 FP8 on {said}, $3/gpu-hr", catalog).fields["concurrency"] == total
+
+
+def test_each_replicas_batch_is_not_each_replicas_gpus(catalog: Catalog) -> None:
+    got = parse("5 nodes of H100 → 40 GPUs. Llama 3.1 70B at TP4, so 2 replicas per node → "
+                "10 replicas, each at batch 16. $2.50/gpu-hr", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (40, 160)
