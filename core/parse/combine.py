@@ -84,6 +84,18 @@ def combine(lex: list[Tok]) -> list[Tok]:
             kind == BREAK
             and t.text == "("
             and i + 2 < n
+            and lex[i + 1].type in ("OUT", "IN")
+            and lex[i + 2].text == ")"
+            and out
+            and out[-1].type == "MONEY"
+        ):
+            out.append(lex[i + 1])  # "$2.19 (output) / $0.55 (input)": the price's side
+            i += 3
+            continue
+        if (
+            kind == BREAK
+            and t.text == "("
+            and i + 2 < n
             and lex[i + 1].type in ("AVG", "PEAK")
             and lex[i + 2].text == ")"
             and out

@@ -110,7 +110,9 @@ _WAS_WRONG = re.compile(
 )
 """After a name, words that take it back: "L40S was copy-pasted from another deal"."""
 _NOT = re.compile(
-    r"^\s*,?\s*(?:(?:and\s+)?not|não|nicht|et\s+non|e\s+non|y\s+no|nahi|nahin)\s*$", re.IGNORECASE
+    r"^(?:\s*(?:s|ms|sec|secs|%|x|k|m|h|hr|hrs|mo|months?|gpus?))?"  # "1.5s not 15s": its unit
+    r"\s*,?\s*(?:(?:and\s+)?not|não|nicht|et\s+non|e\s+non|y\s+no|nahi|nahin)\s*$",
+    re.IGNORECASE,
 )
 _NO_AFTER_SORRY = re.compile(r"^(?:\s*[^\W\d][\w-]*){0,2}\s*,\s*no\s*$", re.IGNORECASE)
 """", no 12" after a figure said with an apology ("perdón, contrato de 18 meses, no 12"):

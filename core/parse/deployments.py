@@ -240,7 +240,7 @@ _GPUS_EACH = re.compile(
 MI355X each", "4 Servern mit je 8× MI355X", "two nodes, each comprising eight H200"."""
 _N_NODES = re.compile(
     r"(?:[,;:(]|[.!?]\s|^|\b(?:want|wants|need|needs|take|takes|order|lease|get|with|qty"
-    r"|quantity)\s)"
+    r"|quantity|on)\s)"
     r"\s*(?P<n>\d+|two|three|four|five|six|eight|ten|twelve|sixteen)\s+"
     r"(?:nodes|boxes|servers)(?:\s+of\s+[\w-]+)?\s*(?=[,;.()]|\s+(?:on|for|over|at)\b)",
     re.IGNORECASE | re.MULTILINE,

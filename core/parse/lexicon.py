@@ -295,6 +295,8 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("inter", "-", "token", "latency"): "TPOT",
     ("time", "per", "output", "token"): "TPOT",
     ("per", "output", "token"): "TPOT",  # "50 ms per output token is fine"
+    ("per", "-", "token", "latency"): "TPOT",  # "per-token latency no worse than 25 ms"
+    ("per", "token", "latency"): "TPOT",
     ("per", "token"): "TPOT",
     ("time", "between", "tokens"): "TPOT",
     ("of", "capacity"): "UTIL",

@@ -414,10 +414,14 @@ _AT_PEAK = re.compile(
     r"(?:the\s+|their\s+|its\s+)?(?:\d+[\w-]*\s+)?peak(?:\s+concurrency)?\b"
     r"|\b(?:do|use|take|start\s+with)\s+the\s+peak(?:\s+one)?\b"
     r"|\b(?:price|quote|size|run|estimate|cost)\s+the\s+(?:peak|spike|burst|launch)\s+"
-    r"(?:config|configuration|case|scenario|setup|deployment|batch)\b",
+    r"(?:config|configuration|case|scenario|setup|deployment|batch)\b"
+    r"|\b(?:check|test|validate|evaluate)\s+(?:it\s+|that\s+)?(?:at|for)\s+(?:the\s+)?peak\b"
+    r"|\bonly\s+care\s+about\s+(?:the\s+)?peak\b|\bsizing\s+the\s+peak\b"
+    r"|\babsorb\s+(?:a|the)\s+peak\b|\bholds?\s+at\s+(?:the\s+)?peak\b|\bpeak[\s-]hour\s+cost\b",
     re.IGNORECASE,
 )
-"""A deployment asked for at its peak concurrency, not its average."""
+"""A deployment asked for at its peak concurrency, not its average ("check it at peak",
+"they only care about peak", "to absorb a peak of 400 concurrent")."""
 
 
 _AT_THE_FIGURE = re.compile(

@@ -639,7 +639,7 @@ _TODAY_AFTER = re.compile(
     r"(?:\s+(?:provider|vendor|cloud|host|neocloud))?)?"
     r"(?:\s*[,;]?\s*(?:today|now|rn|currently|at\s+the\s+moment)\b"
     r"|(?:[\s-]+\d+\s*GB)?\s*[(\[]\s*(?:today|now|current(?:ly)?|existing|incumbent|as[\s-]is"
-    r"|legacy)\b)",
+    r"|legacy)\b(?:\s+[\w-]+){0,2}\s*[)\],;:])",  # not "H200 (today they're on A100s, …)"
     re.I,
 )  # "on H20. Today they run on A100s": a new sentence's "today" is the A100s', not H20's
 """A GPU named, then "today" or "now" ("on a100 + vllm today", "A100 80GB (current) / H100

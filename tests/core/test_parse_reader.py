@@ -2130,3 +2130,43 @@ def test_an_earlier_revision_said_superseded_is_not_read(catalog: Catalog) -> No
     got = fields("- 32x H200 (4 nodes)\n- GLM-5 FP8, 256 concurrency\n- $3.40/GPU-hr, 12 mo\n"
                  "Rev A had 16 GPUs at $3.60, that's superseded.", catalog)
     assert (got["gpus"], got["price_per_gpu_hour"]) == (32, 3.4)
+
+
+@pytest.mark.parametrize(("said", "ttft"), [("1.5s not 15s", 1.5), ("2 s, not 800 ms", 2.0)])
+def test_a_figure_with_its_unit_then_not_the_old_one(
+    catalog: Catalog, said: str, ttft: float
+) -> None:
+    got = parse(f"correction: ttft target is {said}. deepseek r1, 20k req/day", catalog)
+    assert got.fields["max_ttft_s"] == ttft
+    assert not any("two values" in a for a in got.ambiguities)
+
+
+def test_per_token_latency_is_the_time_between_tokens(catalog: Catalog) -> None:
+    got = fields("Qwen3-32B, 30 rps, TTFT under 700 ms, per-token latency no worse than 20 ms",
+                 catalog)
+    assert (got["max_ttft_s"], got["min_per_user_tokens_per_s"]) == pytest.approx((0.7, 50.0))
+
+
+def test_api_prices_marked_output_and_input_in_brackets(catalog: Catalog) -> None:
+    got = fields("must beat our API at $2.40 (output) / $0.60 (input) per million. Kimi K2, "
+                 "40 rps, 3k in 500 out", catalog)
+    assert (got["api_price_per_million_output"], got["api_price_per_million_input"]) == (2.4, 0.6)
+    assert "price_per_gpu_hour" not in got
+
+
+def test_today_in_brackets_of_another_clause_is_not_the_gpus(catalog: Catalog) -> None:
+    got = parse("- GLM-5 on H200 (today they're on A100s via a colo, ignore that)\n"
+                "- 1M req/day, 4k in, 200 out", catalog)
+    assert got.fields["gpus"][0] == "h200"
+
+
+def test_a_deployment_checked_at_its_peak_concurrency(catalog: Catalog) -> None:
+    got = fields("they only care about peak: 8x h200, glm-5 fp8, check it at peak concurrency "
+                 "120 (typical is ~50). $2.75/hr", catalog)
+    assert got["concurrency"] == 120
+
+
+def test_a_node_count_said_after_on(catalog: Catalog) -> None:
+    got = fields("counter was $15,330/node/mo for an 8-gpu h200 node. run glm-5 at 64 "
+                 "concurrency on 3 nodes at their number", catalog)
+    assert got["gpus"] == 24
