@@ -212,7 +212,9 @@ def corrected(toks: list[Tok], text: str) -> list[Tok]:
             owner: int | None = a
             if kind_a != kind_b:  # "sixteen H200s, no, thirty-two"
                 owner = _owner(toks, a, kind_b, text)
-            if owner is not None and (kind_b == "name" or _bare(toks, b)):
+            if owner is not None and (
+                kind_b == "name" or _bare(toks, b) or _same_unit(toks, owner, b)
+            ):
                 if _period_only(toks, owner, b):  # "20% a month — sorry, 20% a QUARTER"
                     owner, b = _period_at(toks, owner), _period_at(toks, b)
                     second = toks[b]
@@ -593,6 +595,16 @@ def _as_price(t: Tok) -> None:
     """A number said in words that corrects a price is one, said the short way or whole."""
     t.type = "MONEY"
     t.value = dollars_and_cents(t.text) or t.value
+
+
+def _same_unit(toks: list[Tok], a: int, b: int) -> bool:
+    """Whether the new figure is said in the old one's own unit ("TPOT target 20ms...
+    sorry, 25ms"): the same fact again, its value corrected."""
+    return (
+        b + 1 < len(toks)
+        and toks[a + 1].type == toks[b + 1].type == "TIME"
+        and toks[a + 1].text.lower() == toks[b + 1].text.lower()
+    )
 
 
 def _bare(toks: list[Tok], b: int) -> bool:

@@ -35,6 +35,7 @@ _SLACK = re.compile(
 _STRUCK = re.compile(
     r"~(?<![\w~]~)(?=[^\s~\d])[^~\n]{0,80}?[^\s~]~(?![\w~])"
     r"|~(?<![\w~]~)(?=\d)[^~\s]*[A-Za-z][^~\n]{0,60}?[^\s~]~(?=\s|$|[.,;:!?])"
+    r"|~(?<![\w~]~)(?=\d)[\d.,]+[kKmM%]?~(?=\s+[~$]?\d)"  # "concurrency ~48~ 64": struck
 )
 """Slack's strike-through, "~outputs 900~", "~8x B200~": what the writer took back (never
 "~900" alone, an approximation). The opening "~" comes first and the look behind it after,

@@ -90,7 +90,8 @@ _HOUR_SHARE = re.compile(
 _FRACTION_OF_PEAK = re.compile(
     r"\b(?:a|one)\s+(?P<part>half|third|quarter|fifth)\s+of\s+(?:that|it|this|the\s+peak)"
     r"\s+(?:on\s+)?(?:average|avg)\b"
-    r"|\b(?:average|avg|averages)\b(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits|maybe|abt)"
+    r"|\b(?:average|avg|averages|steady[\s-]state|baseline|sustained)\b"
+    r"(?:(?:(?!\band\b)[^.;!?\n]){0,30}?\b(?:is|runs|sits|maybe|abt)"
     r"(?:\s+at)?)?\s+"
     r"(?:about\s+|around\s+|roughly\s+|maybe\s+|abt\s+|~\s*|(?:more\s+)?like\s+"
     r"|approximately\s+|nearly\s+|closer\s+to\s+|close\s+to\s+)?(?:a\s+|one\s+|the\s+)?"

@@ -2170,3 +2170,21 @@ def test_a_node_count_said_after_on(catalog: Catalog) -> None:
     got = fields("counter was $15,330/node/mo for an 8-gpu h200 node. run glm-5 at 64 "
                  "concurrency on 3 nodes at their number", catalog)
     assert got["gpus"] == 24
+
+
+def test_a_latency_corrected_in_its_own_unit_keeps_its_fact(catalog: Catalog) -> None:
+    got = parse("gpt oss 120b, TPOT target 20ms... sorry, 25ms. ttft 800ms. 150k req/day",
+                catalog)
+    assert (got.fields["min_per_user_tokens_per_s"], got.fields["max_ttft_s"]) == (40.0, 0.8)
+    assert not any("two values" in a for a in got.ambiguities)
+
+
+def test_a_struck_through_figure_is_taken_back(catalog: Catalog) -> None:
+    got = fields("glm-5 on 8x h200, concurrency ~32~ 48, $2.95/hr per gpu", catalog)
+    assert got["concurrency"] == 48
+
+
+def test_a_steady_state_said_as_a_fraction_of_the_peak(catalog: Catalog) -> None:
+    got = fields("deepseek r1: peak 800 requests/min, steady-state is about a quarter of that. "
+                 "1k in, 1k out", catalog)
+    assert (got["requests_per_day"], got["peak_to_average"]) == (200 * 1440, 4.0)
