@@ -20,9 +20,17 @@ _DATE = re.compile(
     r"(?P<iso>\b(?P<y>20\d\d)[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})\b)"
     rf"|(?P<mdy>\b(?P<mon>{_MONTHS})\.?\s+(?P<md>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<my>20\d\d)\b)"
     rf"|(?P<dmy>\b(?P<dd>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<dmon>{_MONTHS})\.?,?\s+(?P<dy>20\d\d)\b)"
-    r"|(?P<dotted>\b(?P<td>\d{1,2})\.(?P<tm>\d{1,2})\.(?P<ty>20\d\d)\b)",
+    r"|(?P<dotted>\b(?P<td>\d{1,2})\.(?P<tm>\d{1,2})\.(?P<ty>20\d\d)\b)"
+    r"|(?P<slashed>\b(?P<sa>\d{1,2})[/-](?P<sb>\d{1,2})[/-](?P<sy>20\d\d)\b)",
     re.IGNORECASE,
 )
+_DAY_FIRST = re.compile(
+    r"\b(?:al|au|am|zum|del|do|da|le|du|el|em|ao|vigentes?|precios|prezzi|preços|tarifs|preise"
+    r"|stand)\b[^\d\n]{0,12}$",
+    re.IGNORECASE,
+)
+"""Words before a slashed date that make it day first ("precios al 30/09/2026"); an
+English one is month first ("as of 9/30/2026") unless its first part cannot be a month."""
 _YEAR = re.compile(r"20\d\d")
 _YEAR_AT = re.compile(r"2(?=0\d\d)")
 """Where each year begins (overlapping ones too: "202020" holds two)."""
@@ -46,7 +54,9 @@ def _blank_short(text: str) -> str:
 _AS_OF = re.compile(
     r"\b(?:as[\s-]+of|effective|dated|valid\s+(?:from|on|at|as\s+of)|au|stand|zum"
     r"|geldig\s+(?:op|vanaf|per)|gültig\s+(?:ab|am)|valable\s+(?:au|le|à\s+partir\s+du)"
-    r"|v[aá]lid[oa]s?\s+(?:a\s+partir\s+de|desde|al|em)|vigentes?\s+(?:al|desde))\s*:?\s*$",
+    r"|v[aá]lid[oa]s?\s+(?:a\s+partir\s+de|desde|al|em)|vigentes?\s+(?:al|desde)"
+    r"|(?:precios|prezzi|preços|tarifs|preise|prices|pricing|rates)\s+(?:al|au|am|zum|del|do|em"
+    r"|at|from))\s*:?\s*$",
     re.IGNORECASE,
 )
 """Before an "as of" date, in English, French ("prix au"), German ("Stand", "zum",
@@ -118,6 +128,11 @@ def _date(m: re.Match[str]) -> dt.date | None:
             return dt.date(int(m["y"]), int(m["m"]), int(m["d"]))
         if m.group("dotted"):  # "30.09.2026": day first, as every dotted date is written
             return dt.date(int(m["ty"]), int(m["tm"]), int(m["td"]))
+        if m.group("slashed"):
+            a, b, year = int(m["sa"]), int(m["sb"]), int(m["sy"])
+            before = m.string[max(0, m.start() - 24) : m.start()]
+            day_first = a > 12 or (b <= 12 and _DAY_FIRST.search(before) is not None)
+            return dt.date(year, b, a) if day_first else dt.date(year, a, b)
         if m.group("mdy"):
             return dt.date(int(m["my"]), _MONTH_NUMBER[m["mon"][:3].lower()], int(m["md"]))
         return dt.date(int(m["dy"]), _MONTH_NUMBER[m["dmon"][:3].lower()], int(m["dd"]))

@@ -2188,3 +2188,19 @@ def test_a_steady_state_said_as_a_fraction_of_the_peak(catalog: Catalog) -> None
     got = fields("deepseek r1: peak 800 requests/min, steady-state is about a quarter of that. "
                  "1k in, 1k out", catalog)
     assert (got["requests_per_day"], got["peak_to_average"]) == (200 * 1440, 4.0)
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("tarifs au 30/09/2026", dt.date(2026, 9, 30)),  # day first: it cannot be a month
+        ("precios al 01/10/2026", dt.date(2026, 10, 1)),  # day first, as Spanish writes it
+        ("prices as of 9/30/2026", dt.date(2026, 9, 30)),  # month first, as US English does
+    ],
+)
+def test_a_slashed_date_is_a_date_never_a_requests_lengths(
+    catalog: Catalog, said: str, day: dt.date
+) -> None:
+    got = fields(f"4 x MI325X, Mixtral 8x7B BF16, 64 concurrent, $1.65/GPU/h, {said}", catalog)
+    assert got["as_of"] == day
+    assert "input_tokens" not in got and "output_tokens" not in got
