@@ -18,11 +18,13 @@ about, never taken as requests; a conversation a day with no turns stays one req
 
 from __future__ import annotations
 
+import bisect
 import re
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.parse import numbers
+from core.parse import numbers, stretches
 from core.parse.facts import QUANTITIES
 from core.parse.numbers import compact
 from core.parse.timeunits import MONTH_NAMES, seconds
@@ -213,7 +215,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     for t in counts:
         if not isinstance(t.value, float) or t.value <= 0:
             continue
-        if any(start <= t.start < end for start, end in taken):
+        if _within(taken, t.start):
             continue  # "peak-to-avg about 3 overall, each call = 6 turns": the 3 is the ratio
         if chain and t.start < chain[-1].end:
             continue  # the hours a factor per hour took in: "… x 8 working hrs"
@@ -345,12 +347,21 @@ active", is one, whatever it was first read as)."""
 
 
 def _ratios_said(reading: Reading) -> list[tuple[int, int]]:
-    return [
-        (m.toks[0].start, m.toks[-1].end)
-        for name in _NO_COUNTS
-        for _, m in reading.history.get(name, [])
-        if m is not None
-    ]
+    """Where those fields' figures stand, joined and in order (a long message says dozens)."""
+    return stretches.merged(
+        sorted(
+            (m.toks[0].start, m.toks[-1].end)
+            for name in _NO_COUNTS
+            for _, m in reading.history.get(name, [])
+            if m is not None
+        )
+    )
+
+
+def _within(spans: list[tuple[int, int]], at: int) -> bool:
+    """Whether ``at`` falls inside one of ``spans`` (joined, in order): a bisect, not a walk."""
+    k = bisect.bisect_right(spans, (at, sys.maxsize)) - 1
+    return k >= 0 and spans[k][0] <= at < spans[k][1]
 
 
 def _calls_of_each(text: str, t: Tok) -> Factor | None:
