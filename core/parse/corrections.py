@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 _KINDS = {"NUM": "n", "MULT": "n", "XNUM": "n", "MONEY": "$", "PCT": "%", "PER_TIME": "per"}
 _NAMES = frozenset({"MODEL", "GPU", "PRECISION"})
 _MARKER = re.compile(
-    r"^[\s,.;:!?…—–→⇒>-]*(?:(?:no|nope|sorry|oops|whoops|ugh|wait|actually|correction|edit|rather|er|uh|um"
+    r"^[\s,.;:!?…—–→⇒>-]*(?:(?:no|nope|sorry|oops|whoops|ugh|wait|actually|correction|korrektur"
+    r"|corrección|correção|correzione|edit|rather|er|uh|um"
     r"|i\s+mean|i\s+meant|make\s+(?:that|it)|scratch\s+that|it'?s|it\s+is|should\s+be"
     r"|let'?s\s+say|my\s+bad|typo|closer\s+to|more\s+like|nearer|about|around|roughly"
     r"|i\s+think|probably)\b[\s,.;:!?…—–~≈-]*)+$",
@@ -46,6 +47,7 @@ _STRONG = re.compile(
     words_opening(
         (
             *("no", "nope", "sorry", "oops", "whoops", "ugh", "wait", "actually", "correction"),
+            *("korrektur", "corrección", "correccion", "correção", "correcao", "correzione"),
             *("edit", r"i\s+meant?", r"make\s+(?:that|it)", r"scratch\s+(?:that|the|this)"),
             *(r"should\s+be", "rather", r"my\s+bad", "typo"),
             *(r"er(?=\s*,)", r"uh(?=\s*,)", r"um(?=\s*,)"),  # "per second — er, per MINUTE"
@@ -67,6 +69,10 @@ _MARKER_WORDS = (
     "wait",
     "actually",
     "correction",
+    "korrektur",
+    "correc",
+    "correç",
+    "correzione",
     "edit",
     "i mean",
     "make that",

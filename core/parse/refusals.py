@@ -30,6 +30,7 @@ _REFUSED_BEFORE = re.compile(
             *(w + _ACCEPT for w in ("can(?:no|')t", "cannot")),
             *(w + _WANT for w in ("don'?t", r"do\s+not", "doesn'?t", r"does\s+not")),
             *("refuses?", "rejects?", "rejected", r"ruled\s+out"),
+            *("nicht", "kein", "keine", "pas", "não", "nao", r"en\s+vez\s+de", "anstatt", "statt"),
         ),
         ignorecase=True,
     )
@@ -42,7 +43,7 @@ _REFUSED_AFTER = re.compile(
 )
 _CUES = (
     *("no", "not", "never", "without", "avoid", "except", "rather", "instead", "but", "won"),
-    *("don't", "dont", "doesn't"),
+    *("don't", "dont", "doesn't", "nicht", "kein", "pas", "não", "nao", "vez de", "statt"),
 )
 _CUES_AFTER = ("reject", "out", "table", "no-go", "no go", "not ")
 

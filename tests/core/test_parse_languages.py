@@ -92,3 +92,16 @@ def test_dollars_of_another_country_are_no_lease_price(catalog: Catalog, price: 
 def test_us_dollars_marked_as_such_stay_a_price(catalog: Catalog) -> None:
     got = parse("8x H200, Qwen3-32B, batch 32, US$ 3.10/GPU-hour", catalog)
     assert got.fields["price_per_gpu_hour"] == 3.1
+
+
+def test_a_german_correction_rules_the_first_gpu_out(catalog: Catalog) -> None:
+    got = parse("GLM-5 auf H100, 20 req/s, 1.000 In / 200 Out. Korrektur: nicht H100, der "
+                "Kunde will jetzt H200.", catalog)
+    assert got.fields["gpus"] == ("h200",)
+
+
+def test_a_german_period_corrected_after_korrektur(catalog: Catalog) -> None:
+    got = parse("Qwen3 32B auf H200, 200k Anfragen/Tag, Wachstum 30% pro Monat – Korrektur: "
+                "30% pro Quartal", catalog)
+    assert abs(got.fields["monthly_growth"] - (1.3 ** (1 / 3) - 1)) < 1e-9
+    assert not any("two values" in a for a in got.ambiguities)
