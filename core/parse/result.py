@@ -52,6 +52,7 @@ from core.parse.plausible import implausible
 from core.parse.products import each_ones_rate, each_ones_volume, multiply
 from core.parse.reasoning import included_reasoning, reasoning_multiple, split_reasoning, tokens_of
 from core.parse.references import blank_references
+from core.parse.regions import per_member_rate
 from core.parse.replies import answered
 from core.parse.rows import one_models_lines
 from core.parse.sums import add_up
@@ -151,6 +152,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     multiply(reading, tokens.counts)
     each_ones_volume(reading, tokens.counts)
     each_ones_rate(reading)
+    per_member_rate(reading)
     defined_requests(reading)
     call_minutes(reading)
     concurrent_turns(reading)
