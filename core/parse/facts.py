@@ -841,7 +841,10 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
         unit, per_gpu = "hour", True
         r.put("term_months", months, f"{months}-month term")
     if unit is None and value > _HOURLY_MAX:  # "annual fee per GPU $34,000"
-        period = _PERIOD_BEFORE.search(context.before(r.text, m.toks[0].start)[-40:])
+        before = context.before(r.text, m.toks[0].start)[-40:]
+        period = _PERIOD_BEFORE.search(before)
+        if period is None and _PER_GPU.match(r.text, m.toks[-1].end):
+            period = _PERIOD_PRICE_BEFORE.search(before)  # "an annual price of $19,710 per GPU"
         if period is not None:
             unit = _PERIOD_WORDS.get((period["period"] or "").lower(), period["per"])
             per_gpu = True
@@ -914,11 +917,20 @@ _MONTHS_AFTER = re.compile(r"\s*(?:months?|mo|mos|years?|yrs?)\b", re.IGNORECASE
 _PER_GPU_FOR = re.compile(r"\s*(?:per|a|/)\s*gpu\s+for\s+(?P<n>\d{1,3})\s*(?:months?|mo)\b", re.I)
 """A price per GPU for a whole term: "$26,280 per GPU for 12 months"."""
 _WHOLE_BOX = re.compile(
-    r"\s*(?:for|per)\s+(?:the\s+)?(?:whole|entire|full)\s+(?:box|node|server|machine|pod)\b",
+    r"\s*(?:for|per)\s+(?:the\s+)?(?:whole|entire|full)\s+(?:box|node|server|machine|pod)\b"
+    r"|\s*for\s+(?:an?|each|one|the)\s+(?:\d{1,2}[\s-]*gpu\s+|\d{1,2}\s*[x×]\s*[\w-]+\s+)"
+    r"(?:[\w-]+\s+)?(?:box|node|server|machine)\b",  # "$14,600 per month for an 8-GPU node"
     re.IGNORECASE,
 )
 _NODE_PERIOD = re.compile(r"\s*(?:/|per|a|an)\s*(?P<period>month|mo|year|yr|week|day)\b", re.I)
 _NODE_PERIODS = {"mo": "month", "yr": "year"}
+_PERIOD_PRICE_BEFORE = re.compile(
+    r"\b(?P<period>annual|annually|yearly|monthly|weekly)\s+(?:price|rate|fee|cost|lease)"
+    r"(?:\s+(?:of|is|at))?\s*:?\s*$(?P<per>)",
+    re.IGNORECASE,
+)
+"""A period's price named before its figure, "per GPU" after it: "an annual price of
+$19,710 per GPU", "monthly price $1,022 per GPU"."""
 _HOURLY_MAX = 100.0
 """No GPU-hour costs more: a larger price said with a period before it is per that period."""
 _PERIOD_BEFORE = re.compile(

@@ -2204,3 +2204,17 @@ def test_a_slashed_date_is_a_date_never_a_requests_lengths(
     got = fields(f"4 x MI325X, Mixtral 8x7B BF16, 64 concurrent, $1.65/GPU/h, {said}", catalog)
     assert got["as_of"] == day
     assert "input_tokens" not in got and "output_tokens" not in got
+
+
+@pytest.mark.parametrize(
+    "said", ["an annual price of $21,900 per GPU", "yearly rate: $21,900 per GPU"]
+)
+def test_a_periods_price_named_before_its_figure_per_gpu(catalog: Catalog, said: str) -> None:
+    got = fields(f"kimi k2 on gb200, 150k req/day, 6k in 1k out, {said}", catalog)
+    assert got["price_per_gpu_hour"] == 2.5
+
+
+def test_a_monthly_price_for_a_node_of_so_many_gpus(catalog: Catalog) -> None:
+    got = fields("gpt-oss-120b, 600k requests per day, 900 in / 400 out on MI300X. Quote was "
+                 "$17,520 per month for an 8-GPU node", catalog)
+    assert got["price_per_gpu_hour"] == 3.0
