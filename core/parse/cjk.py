@@ -120,7 +120,7 @@ _SHARE_OF_PEAK = re.compile(
 """"峰值的 40%", "ピークの40%": a share of the peak, said the English way round."""
 _WORD = re.compile("|".join(sorted(map(re.escape, _WORDS), key=len, reverse=True)))
 _EDGE = re.compile(f"(?<=[{_SCRIPT}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_SCRIPT}])")
-_SCALED = re.compile(r"(?<=\d) (?=[万億亿千])")
+_SCALED = re.compile(r"(?<=\d) (?=[万億亿千만억])")
 
 
 _DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}

@@ -33,6 +33,8 @@ SCALES: dict[str, float] = {
     "millon": 1e6,
     "millions": 1e6,
     "万": 1e4,
+    "만": 1e4,  # Korean "70만": seven hundred thousand
+    "억": 1e8,
     "億": 1e8,
     "亿": 1e8,
     "mio": 1e6,

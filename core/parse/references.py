@@ -270,6 +270,8 @@ def _restates(text: str, m: re.Match[str]) -> bool:
     if before[-1:].isdigit():
         digits = before.split()[-1]
         return numbers.digits(digits.strip("(~")) == inside
+    if before[-1:] in "万億亿만억" and before.split():  # "70만 (700,000) requests per week"
+        return numbers.amount(before.split()[-1]) == inside
     words = re.split(r"[\s-]+", before.lower())[-5:]
     while words and words[0] not in numbers.NUMBER_WORDS:
         words = words[1:]

@@ -87,3 +87,10 @@ def test_a_korean_quote_counts_cards_and_concurrent_requests(catalog: Catalog) -
 def test_items_a_second_are_requests(catalog: Catalog) -> None:
     got = parse("毎秒40件、入力800トークン、出力200トークン、モデルはQwen3-32B", catalog).fields
     assert got["requests_per_day"] == 40 * 86400
+
+
+def test_korean_scales_and_their_restatement_in_brackets(catalog: Catalog) -> None:
+    week = parse("Kimi K2.5 on GB300, 70만 (700,000) requests per week, 4000 input tokens, "
+                 "1000 output", catalog).fields
+    day = parse("Kimi K2.5 on GB300, 하루 30만 요청, 2000 input tokens, 500 output", catalog).fields
+    assert (week["requests_per_day"], day["requests_per_day"]) == (100_000, 300_000)
