@@ -84,24 +84,11 @@ def combine(lex: list[Tok]) -> list[Tok]:
             kind == BREAK
             and t.text == "("
             and i + 2 < n
-            and lex[i + 1].type in ("OUT", "IN")
             and lex[i + 2].text == ")"
             and out
-            and out[-1].type == "MONEY"
+            and _bracketed_side(out[-1], lex[i + 1])
         ):
-            out.append(lex[i + 1])  # "$2.19 (output) / $0.55 (input)": the price's side
-            i += 3
-            continue
-        if (
-            kind == BREAK
-            and t.text == "("
-            and i + 2 < n
-            and lex[i + 1].type in ("AVG", "PEAK")
-            and lex[i + 2].text == ")"
-            and out
-            and out[-1].type in _LABELLED
-        ):
-            out.append(lex[i + 1])  # "Reasoning tokens (avg): 6,000": the label's own side
+            out.append(lex[i + 1])  # "Reasoning tokens (avg): 6,000", "$2.19 (output)"
             i += 3
             continue
         if kind == "INS" and at(i + 1) in ("IN", "OUT") and out and out[-1].type == "TOKENS":
@@ -398,6 +385,14 @@ def combine(lex: list[Tok]) -> list[Tok]:
 
 _A_RATES_OWN = frozenset({"NUM", "REQUESTS", "TOKENS", "OUT", "OUTS", "IN", "INS"})
 """Before a time, what makes it the time of the rate said with it."""
+
+
+def _bracketed_side(before: Tok, side: Tok) -> bool:
+    """Whether a word in brackets is the side of what it follows: a label's average or
+    peak ("Reasoning tokens (avg)"), a price's output or input ("$2.19 (output)")."""
+    if side.type in ("AVG", "PEAK"):
+        return before.type in _LABELLED
+    return side.type in ("OUT", "IN") and before.type == "MONEY"
 
 
 def _own_times(out: list[Tok]) -> list[Tok]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from core.parse.openings import words_opening
+
 _UNITS = {
     "nodo": "node",
     "nodos": "nodes",
@@ -45,15 +47,19 @@ _UNITS = {
 _PRONOUNS = frozenset({"nó", "nós"})
 """Portuguese "nós" is "we" as often as "nodes": a node only after its count."""
 _PER = r"(?:por|pro|par|per|je|para\s+cada|cada|ogni|chaque)"
-_FOREIGN_PER = r"(?:por|pro|par|je|para\s+cada|cada|ogni|chaque)"
-_SAID = re.compile(
-    rf"\b(?:(?P<per>{_PER})\s+|(?P<one>una|um|uma|un|une|eine|ein|einen)\s+)?"
-    rf"(?P<unit>{'|'.join(sorted(_UNITS, key=len, reverse=True))})\b"
-    rf"|\b{_FOREIGN_PER}\s+(?P<english>node|nodes|server|servers|box|instance)\b",
-    re.IGNORECASE,
+_UNIT = re.compile(words_opening(sorted(_UNITS, key=len, reverse=True), ignorecase=True) + r"\b")
+"""A foreign unit, found by its own letters (the engine skips to their first ones)."""
+_BEFORE_UNIT = re.compile(
+    rf"\b(?:(?P<per>{_PER})|(?P<one>una|um|uma|un|une|eine|ein|einen))\s+$", re.IGNORECASE
 )
-"""A foreign unit, with its "per" or "one"; or an English unit after a foreign "per"
-("Batch 48 pro Server")."""
+"""The "per" or "one" said right before a unit: "por réplica", "una réplica"."""
+_FOREIGN_PER_UNIT = re.compile(
+    words_opening(
+        ("por", "pro", "par", "je", r"para\s+cada", "cada", "ogni", "chaque"), ignorecase=True
+    )
+    + r"(?i:\s+(?P<english>node|nodes|server|servers|box|instance))\b"
+)
+"""An English unit after a foreign "per": "Batch 48 pro Server"."""
 _HINTS: tuple[str, ...] = ("nod", "servid", "serveur", "servern", "nœud", "noeud", "knoten")
 _HINTS += ("répli", "repli", "instan", "nós", "nó ", "pro ", "por ", "par ", "je ", "cada ")
 _HINTS += ("ogni ", "chaque ")
@@ -65,18 +71,21 @@ def in_english(text: str) -> str:
     lower = text.lower()
     if not any(h in lower for h in _HINTS):
         return text
-    return _SAID.sub(_english, text)
-
-
-def _english(m: re.Match[str]) -> str:
-    if m["english"]:
-        return f"per {m['english']}"
-    said = m["unit"].lower()
-    if said in _PRONOUNS and not m["per"] and not re.search(r"\d\s*$", m.string[: m.start()]):
-        return m.group()  # "nós precisamos": we, not nodes (that is "2 nós")
-    unit = _UNITS[said]
-    if m["per"]:
-        return f"per {unit}"
-    if m["one"]:
-        return f"one {unit}"
-    return unit
+    edits: list[tuple[int, int, str]] = []
+    for m in _UNIT.finditer(text):
+        said = m.group().lower()
+        before = _BEFORE_UNIT.search(text, max(0, m.start() - 16), m.start())
+        start = before.start() if before else m.start()
+        if said in _PRONOUNS and before is None and not re.search(r"\d\s*$", text[: m.start()]):
+            continue  # "nós precisamos": we, not nodes (that is "2 nós")
+        unit = _UNITS[said]
+        word = "per" if before and before["per"] else "one" if before and before["one"] else ""
+        edits.append((start, m.end(), f"{word} {unit}" if word else unit))
+    for m in _FOREIGN_PER_UNIT.finditer(text):
+        edits.append((m.start(), m.end(), f"per {m['english']}"))
+    out, at = [], 0
+    for start, end, said in sorted(edits):
+        if start >= at:
+            out += [text[at:start], said]
+            at = end
+    return "".join(out) + text[at:] if edits else text
