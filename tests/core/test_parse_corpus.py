@@ -105,6 +105,7 @@ TUNED = [
     + ("parse_dev22", "parse_dev23", "parse_dev24", "parse_dev25", "parse_dev26", "parse_dev27")
     + ("parse_dev28", "parse_dev30", "parse_dev31", "parse_dev32", "parse_dev33", "parse_dev34")
     + ("parse_dev35", "parse_dev36", "parse_dev38", "parse_dev40", "parse_dev42", "parse_dev43")
+    + ("parse_dev44", "parse_dev45")
 ]
 """Sets written blind and scored once, then tuned on: held here so the reader keeps what
 it learned from them. ``parse_sealed`` is not: it is scored once a session, never read."""
