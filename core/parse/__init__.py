@@ -3,6 +3,8 @@
 Pipeline (each stage a module named for its idea)::
 
     markup     Slack markup, entities, emoji, code -> plain text (cut at 20,000 chars)
+    numerals   number words of other languages ("duemila", "soixante-quinze") -> digits
+    glossary   a deployment's parts in other languages ("por nodo", "pro Knoten") -> English
     workloads  one workload of several, when the message says which ("size (a) first")
     tokens     one regex -> numbers/words/symbols; then typed terminals:
                catalog names (lexicon), numbers with scales (numbers), units of time (timeunits)
@@ -15,7 +17,9 @@ Pipeline (each stage a module named for its idea)::
     calls      voice calls × minutes × turns, and sessions open at once × their rate
     breakdowns a volume broken down under a header, one part a line, summed
     rows       which row of a pasted table the message means, or which rows add up
-    deployments GPUs and concurrency said by the node, replica or GPU, multiplied out
+    deployments GPUs said by the node, rack or replica, multiplied out
+    concurrency concurrency said by the node, replica, rack or GPU, multiplied out
+    regions    a rate said per region, site or tenant, times the regions counted
     options    the term the customer took of those offered, with its price
     result     parse(): fields shaped by question kind, missing/assumed/ambiguities
     followups  apply_followup(): edits, undo, start over
