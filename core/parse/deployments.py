@@ -36,7 +36,7 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     such = (
         _SUCH_NODES.search(reading.text)
         or _N_NODES.search(reading.text)
-        or (_last(_NODES_COUNTED.finditer(reading.text)) if apart else None)  # "4 servers, …"
+        or (_last(NODES_COUNTED.finditer(reading.text)) if apart else None)  # "4 servers, …"
         if reading.node_gpus and reading.gpu_count in (None, reading.node_gpus)
         else None
     )
@@ -79,7 +79,7 @@ def _last(found: Iterable[re.Match[str]]) -> re.Match[str] | None:
     return last
 
 
-_NODES_COUNTED = re.compile(
+NODES_COUNTED = re.compile(
     r"(?<![/\w-])(?<!per\s)(?<!each\s)(?P<n>\d{1,3}|one|two|three|four|five|six|eight|ten|twelve"
     r"|sixteen)(?:\s*[x×])?\s+(?:(?!(?:per|each|a|an|every|x|across|over|in|on|for|the|at|to"
     r"|from|of)\b)(?!\d)[\w-]+\s+){0,2}?(?P<unit>nodes?|servers?|boxes"
@@ -96,7 +96,7 @@ def _nodes_of_the_gpu(reading: Reading, catalog: Catalog) -> None:
     ids = list(dict.fromkeys(reading.gpu_ids))
     if len(ids) != 1 or not any(w in reading.lower for w in ("node", "server", "box", "rack")):
         return
-    counted = list(_NODES_COUNTED.finditer(reading.text))
+    counted = list(NODES_COUNTED.finditer(reading.text))
     found = counted[-1] if counted else None  # "5 nodes H200 → sorry, 6 nodes": the last word
     nodes = numbers.count(found["n"]) if found is not None else None
     if found is None or not nodes or nodes != int(nodes):
@@ -116,9 +116,6 @@ def _nodes_of_the_gpu(reading: Reading, catalog: Catalog) -> None:
         said_before = ", ".join(f"{n:g}" for n in sorted(o for o in others if o))
         reading.ambiguous(f"node counts {said_before} and {nodes:g} said: using {nodes:g}")
     reading.assume(f"'{said}' read as {count} GPUs ({domain} a {found['unit'].rstrip('s')})")
-
-
-NODES_COUNTED = _NODES_COUNTED
 
 
 _REPLICA_SIZE = re.compile(

@@ -10,6 +10,7 @@ would replace the term and price said before them. The conditional clause is bla
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _SET_ASIDE = re.compile(
     r"(?P<what>\b(?:if|should|in\s+case)\s+(?:they|we|the\s+customer|the\s+client)\b"
@@ -53,24 +54,16 @@ def hypotheticals_set_aside(text: str) -> tuple[str, list[str]]:
         return text, []
     notes: list[str] = []
 
-    def blank(m: re.Match[str]) -> str:
-        what = " ".join(m["what"].split())
-        notes.append(f"'{what}': a what-if, set aside as asked")
-        return " " * len(m["what"]) + m.group()[len(m["what"]) :]
+    def set_aside(note: str) -> Callable[[re.Match[str]], str]:
+        def blank(m: re.Match[str]) -> str:
+            notes.append(f"'{' '.join(m['what'].split())}': {note}")
+            return _blanked(m, "what")
 
-    def superseded(m: re.Match[str]) -> str:
-        what = " ".join(m["what"].split())
-        notes.append(f"'{what}': superseded, as the message says; not read")
-        return (
-            m.group()[: m.start("what") - m.start()]
-            + " " * len(m["what"])
-            + m.group()[m.end("what") - m.start() :]
-        )
+        return blank
 
-    def asked(m: re.Match[str]) -> str:
-        what = " ".join(m["what"].split())
-        notes.append(f"'{what}': a what-if about another load, not read (ask it in the thread)")
-        return m.group()[: m.start("what") - m.start()] + " " * len(m["what"])
+    blank = set_aside("a what-if, set aside as asked")
+    superseded = set_aside("superseded, as the message says; not read")
+    asked = set_aside("a what-if about another load, not read (ask it in the thread)")
 
     text = _SET_ASIDE.sub(blank, text)
     if any(w in lower for w in _RETRACTED):
@@ -78,3 +71,9 @@ def hypotheticals_set_aside(text: str) -> tuple[str, list[str]]:
     if "?" in text:
         text = _WHAT_IF.sub(asked, text)
     return text, notes
+
+
+def _blanked(m: re.Match[str], group: str) -> str:
+    """The match with one group's characters made spaces, so what follows keeps its place."""
+    start, end = m.start(group) - m.start(), m.end(group) - m.start()
+    return m.group()[:start] + " " * (end - start) + m.group()[end:]

@@ -195,16 +195,12 @@ def share_of_peak(reading: Reading) -> int | None:
         return None
     lower = _TIMES_LOWER.search(text) if found is None and hour is None else None
     times = numbers.count(lower["n"].replace(",", ".")) if lower is not None else None
-    if lower is not None and times and 1 < times <= MAX_RATIO:
-        said = " ".join(lower.group().split())
-        reading.values["peak_to_average"] = times
-        reading.sources["peak_to_average"] = said
-        reading.understood.append(f"peak {times:g}x the average ← '{said}'")
-        return None
     pct = float(found["pct"] or found["pct2"]) if found is not None else 0.0
     colon = _COLON_RATIO.search(text) if found is None and ":" in text else None
     if found is not None and 0 < pct < 100:
         ratio = 100 / pct
+    elif lower is not None and times and 1 < times <= MAX_RATIO:
+        found, ratio = lower, times  # "the average is three times lower"
     elif colon is not None and (colon["a"].lower() == "peak") != (colon["b"].lower() == "peak"):
         x, y = float(colon["x"]), float(colon["y"])
         peak, mean = (x, y) if colon["a"].lower() == "peak" else (y, x)

@@ -42,7 +42,15 @@ _PER_MEMBER = re.compile(
     re.IGNORECASE,
 )
 """Right after a rate, the member it is each one's: "5 rps *per region*"."""
-_COUNT = r"(?P<n>\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|twelve)"
+_COUNTED = {
+    member: re.compile(
+        rf"\b(?P<n>\d{{1,3}}|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+"
+        rf"(?:[a-z-]+\s+)?{plural}\b",
+        re.IGNORECASE,
+    )
+    for member, plural in _MEMBERS.items()
+}
+"""The members counted, for each kind: "they're in 3 regions", "there are 2 sites"."""
 
 
 def per_member_rate(reading: Reading) -> None:
@@ -52,7 +60,7 @@ def per_member_rate(reading: Reading) -> None:
     if not said or not isinstance(value, float):
         return
     history = reading.history.get("requests_per_day", [])
-    if not history or history[-1][0] != value or "×" in reading.text or " x " in reading.lower:
+    if not history or history[-1][0] != value:
         return  # "~90 rps per region × 3 regions": multiplied out already
     per = None
     at = reading.find(said)
@@ -62,9 +70,7 @@ def per_member_rate(reading: Reading) -> None:
     if per is None:
         return
     member = per["member"].lower()
-    counted = re.search(
-        rf"\b{_COUNT}\s+(?:[a-z-]+\s+)?{_MEMBERS[member]}\b", reading.text, re.IGNORECASE
-    )
+    counted = _COUNTED[member].search(reading.text)
     times = numbers.count(counted["n"]) if counted else None
     if counted is None or not times or times < 2 or times != int(times):
         return

@@ -211,7 +211,7 @@ _CURRENCIES |= {"S": "SGD", "SG": "SGD", "HK": "HKD", "MX": "MXN", "NT": "TWD"}
 def _currency(m: re.Match[str]) -> str:
     """The currency's code in the sign's place, spaced as written ("CA$" -> "CAD")."""
     mark = m["pre"] or m["post"]
-    code = _CURRENCIES.get(mark, mark if len(mark) == 3 else "CAD")
+    code = _CURRENCIES.get(mark, mark)  # "CAD$", "$ AUD": the code itself
     return f"{code} " if m["pre"] else code
 
 
