@@ -106,11 +106,14 @@ _EACH_BEFORE = re.compile(
     r"\b(?:replicas?|nodes?|servers?|racks?)\s*,?\s*(?P<each>each)\s+(?:(?:one\s+)?(?:serving"
     r"|running|handling|taking|doing|at|with)\s+)?[~≈]?\s*$"
     r"|\b(?:replicas?|nodes?|servers?)\b[^.;\n]{0,30}\b(?P<each2>each)\s+(?:serving|running"
-    r"|handling|taking|at|with)\s+[~≈]?\s*$",
+    r"|handling|taking|at|with)\s+[~≈]?\s*$"
+    r"|\b(?:each|every)\s+(?:replica|node|server|box|instance|pod)\s+(?:would\s+|will\s+|can\s+"
+    r"|should\s+)?(?:take|takes|serve|serves|run|runs|handle|handles|hold|holds|get|gets)\s+"
+    r"(?:about\s+|around\s+|up\s+to\s+)?[~≈]?\s*$",
     re.IGNORECASE,
 )
 """Before a concurrency, the units it is each one's: "2 replicas, each 40 concurrent", "8
-replicas, 1 GPU each, each serving ~64 seqs"."""
+replicas, 1 GPU each, each serving ~64 seqs", "each replica would take ~48 concurrent"."""
 
 
 def _counted_unit(reading: Reading) -> str | None:

@@ -197,6 +197,38 @@ REPLICA_COUNT = re.compile(
 """How many copies, said anywhere: what a figure said "per replica" is multiplied by."""
 
 
+_TIMES_A_GROUP = re.compile(
+    r"(?<![\w.])(?P<n>\d{1,2})\s*[x×*]\s*\(\s*(?P<g>\d{1,2})\s*[x×]\s*[A-Za-z][\w .-]{1,30}?\)"
+    r"(?:\s*(?P<unit>replicas?|instances?|copies|nodes?|servers?|boxes|pods?)\b)?",
+    re.IGNORECASE,
+)
+"""A count times a bracketed group of GPUs: "2 x (8x H100)" are 16 GPUs in two nodes,
+"3 x (4x b200) replicas" 12 GPUs in three replicas."""
+
+
+def grouped(reading: Reading) -> None:
+    """The GPUs of every group, when the GPUs read are the bracketed group's (see
+    ``_TIMES_A_GROUP``): the count times the group, said, and the group kept as one
+    replica's or one node's GPUs for what is said per replica or per node."""
+    if "(" not in reading.text or reading.gpu_count is None:
+        return
+    found = _TIMES_A_GROUP.search(reading.text)
+    if found is None or int(found["g"]) != reading.gpu_count or int(found["n"]) < 2:
+        return
+    times, one = int(found["n"]), reading.gpu_count
+    reading.gpu_count = times * one
+    unit = (found["unit"] or "node").lower()
+    if unit.startswith(("replica", "instance", "cop", "pod")):
+        reading.replica_gpus = one
+    elif one <= 8:
+        reading.node_gpus = one
+    reading.gpu_said[:] = [
+        g.replace(f"GPU {one}x ", f"GPU {times * one}x ", 1) for g in reading.gpu_said
+    ]
+    said = " ".join(found.group().split())
+    reading.assume(f"'{said}': {times} × {one} = {times * one} GPUs")
+
+
 def whole_count(said: str) -> int | None:
     value = numbers.count(said)
     return int(value) if value and value == int(value) else None

@@ -31,7 +31,7 @@ from core.parse.concurrency import (
 )
 from core.parse.counts import calls_added, counts_first
 from core.parse.dates import dates
-from core.parse.deployments import nodes_to_gpus, replica_size, replicas
+from core.parse.deployments import grouped, nodes_to_gpus, replica_size, replicas
 from core.parse.discounts import discounted
 from core.parse.facts import LENGTHS, Reading, read
 from core.parse.glossary import in_english
@@ -178,6 +178,7 @@ def understand(text: str, catalog: Catalog) -> tuple[Reading, Pairs, bool]:
     included_reasoning(reading)
     reasoning_multiple(reading)
     nodes_to_gpus(reading, catalog)
+    grouped(reading)
     replicas(reading)
     replica_size(reading, catalog)
     concurrency_per_node(reading)

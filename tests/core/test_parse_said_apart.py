@@ -1135,3 +1135,25 @@ def test_each_replicas_batch_is_not_each_replicas_gpus(catalog: Catalog) -> None
     got = parse("5 nodes of H100 → 40 GPUs. Llama 3.1 70B at TP4, so 2 replicas per node → "
                 "10 replicas, each at batch 16. $2.50/gpu-hr", catalog).fields
     assert (got["gpus"], got["concurrency"]) == (40, 160)
+
+
+@pytest.mark.parametrize(
+    ("said", "gpus", "concurrency"),
+    [
+        ("2 x (8x H100), batch 40 per node", 16, 80),
+        ("3 × (2x MI300X) replicas, 24 concurrent each", 6, 72),
+    ],
+)
+def test_a_count_times_a_bracketed_group_is_every_groups_gpus(
+    catalog: Catalog, said: str, gpus: int, concurrency: int
+) -> None:
+    got = parse(f"Qwen3 32B on {said}, $2.10/gpu-hr", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (gpus, concurrency)
+
+
+def test_a_concurrency_said_after_each_replica_is_multiplied_by_the_replicas(
+    catalog: Catalog,
+) -> None:
+    got = parse("gpt-oss-120b as 5 replicas, each on 2 x H200. Every replica can take around "
+                "~30 concurrent requests.", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (10, 150)
