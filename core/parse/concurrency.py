@@ -66,7 +66,11 @@ def concurrency_per_node(reading: Reading) -> None:
         found = _EACH_BEFORE.search(reading.text, max(0, at - 40), at)  # "each serving ~64"
     if found is None:
         said_per = any(w in reading.lower for w in (" per ", "every ", "each "))
-        keyed = _KEYED_PER_NODE.search(reading.text) if said_per else None
+        keyed = (
+            _KEYED_PER_NODE.search(reading.text) or _RESTATED_PER_NODE.search(reading.text)
+            if said_per
+            else None
+        )
         figure = digits(keyed["n"] or keyed["n2"]) if keyed is not None else None
         if keyed is None or value not in (None, figure):
             return
@@ -100,6 +104,16 @@ _KEYED_PER_NODE = re.compile(
 )
 """A concurrency named per node before its figure: "Max concurrency per server: 256",
 "every replica at batch 64"."""
+
+
+_RESTATED_PER_NODE = re.compile(
+    r"\b(?:no\s+wait|wait|sorry|i\s+mean|actually|correction|oops)\s*[,:—–-]?\s*(?:it'?s\s+"
+    r"|that'?s\s+)?(?P<n>\d[\d,]*)(?P<n2>)\s+(?:concurrent\s+)?(?:per|each|a|/)\s*"
+    r"(?:node|box|server|replica|instance|pod)\b",
+    re.IGNORECASE,
+)
+"""A concurrency said again, after a correction, as a node's: "128 concurrent total — no
+wait, 128 per node"."""
 
 
 _EACH_BEFORE = re.compile(

@@ -360,6 +360,11 @@ def _said_over(toks: list[Tok], text: str) -> None:
         if marker is None or n == 0:
             continue
         a = figures[n - 1]
+        if b + 1 < len(toks) and toks[b + 1].type == "NODES" != toks[a + 1].type:
+            counted = [k for k in figures[: n - 1] if toks[k + 1].type == "NODES"]
+            if not counted:
+                continue
+            a = counted[-1]  # "4 nodes of 8x h100 — wait sorry, 2 nodes": the nodes' count
         old = toks[a]
         if _kind(old) != _kind(new) or old.value == new.value or old.note or new.note:
             continue  # corrected already, or said again as it was

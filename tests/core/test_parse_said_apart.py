@@ -1157,3 +1157,19 @@ def test_a_concurrency_said_after_each_replica_is_multiplied_by_the_replicas(
     got = parse("gpt-oss-120b as 5 replicas, each on 2 x H200. Every replica can take around "
                 "~30 concurrent requests.", catalog).fields
     assert (got["gpus"], got["concurrency"]) == (10, 150)
+
+
+def test_a_corrected_count_of_nodes_corrects_the_nodes_not_the_gpus_of_one(
+    catalog: Catalog,
+) -> None:
+    got = parse("Qwen3 32B on 5 servers of 8x L40S... oops, make that 3 servers. 20 concurrent "
+                "per server", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (24, 60)
+
+
+def test_a_total_concurrency_said_again_per_node_is_multiplied_by_the_nodes(
+    catalog: Catalog,
+) -> None:
+    got = parse("GLM-5 on 4 nodes of 8x B200, 96 concurrent in all. Sorry: 96 per node.",
+                catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (32, 384)
