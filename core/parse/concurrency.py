@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 _PER_NODE = re.compile(
-    r"\s*(?:(?:sequences|seqs|requests|sessions|users|streams|calls|chats|conversations)\s+)?"
+    r"\s*(?:[^\W\d_]{3,}\s+)?"  # "… sequences per replica", "… verzoeken per server"
     r"(?:(?:per|each|a|/)\s*(?:\d{1,3}[\s-]*(?:gpu|node)s?\s+)?"
     r"(?:node|box|server|replica|instance|pod|rack|dgx|hgx|system)\b|(?P<each>each|apiece)\b)"
     r"(?:[^.;\n\d]{0,12}?(?P<total>\d[\d,]*)\s+(?:in\s+)?(?:total|overall|in\s+all)\b)?",

@@ -28,7 +28,7 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
         if a_node is not None:
             reading.node_gpus = int(a_node["n"] or a_node["n2"])  # "l40s box = 4 gpus"
             apart = True
-    if reading.node_gpus is None and (" each" in reading.lower or " je " in reading.lower):
+    if reading.node_gpus is None and any(w in reading.lower for w in (" each", " je ", " elk")):
         each = _GPUS_EACH.search(reading.text)  # "2 l40s servers (4 gpus each)"
         size = numbers.count(each["n"] or each["n2"] or each["n3"]) if each else None
         if size and size == int(size) and 1 <= size <= 16:
@@ -260,13 +260,15 @@ _GPUS_A_NODE = re.compile(
 _GPUS_EACH = re.compile(
     r"\b(?:nodes|servers|boxes|hosts|machines)\s*(?:\(\s*|,\s*|with\s+|of\s+)"
     r"(?P<n>\d{1,2})\s*[x×]?\s+(?:[\w-]+\s+){0,3}?each\b"
-    r"|\b(?:nodes|servers|boxes|hosts|machines)\s+(?:mit|with)\s+je\s+(?P<n2>\d{1,2})\b"
+    r"|\b(?:nodes|servers|boxes|hosts|machines)\s+(?:mit|with|met)\s+(?:je|elk|elke|each)\s+"
+    r"(?P<n2>\d{1,2})\b"
     r"|\b(?:nodes|servers|boxes|hosts|machines),?\s+each\s+(?:comprising|with|having|containing"
     r"|holding|of)\s+(?P<n3>\d{1,2}|two|four|eight|sixteen)\b",
     re.IGNORECASE,
 )
 """The GPUs of each node counted: "2 servers (4 gpus each)", "5 servers, 8x AMD Instinct
-MI355X each", "4 Servern mit je 8× MI355X", "two nodes, each comprising eight H200"."""
+MI355X each", "4 Servern mit je 8× MI355X", "2 servers met elk 4 A100", "two nodes, each
+comprising eight H200"."""
 _N_NODES = re.compile(
     r"(?:[,;:(]|[.!?]\s|^|\b(?:want|wants|need|needs|take|takes|order|lease|get|with|qty"
     r"|quantity|on)\s)"

@@ -105,3 +105,11 @@ def test_a_german_period_corrected_after_korrektur(catalog: Catalog) -> None:
                 "30% pro Quartal", catalog)
     assert abs(got.fields["monthly_growth"] - (1.3 ** (1 / 3) - 1)) < 1e-9
     assert not any("two values" in a for a in got.ambiguities)
+
+
+def test_dutch_servers_each_with_their_gpus_and_a_concurrency_per_server(
+    catalog: Catalog,
+) -> None:
+    got = parse("Qwen3 32B op 3 servers met elke 2 H100, 16 gelijktijdige gebruikers per "
+                "server", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (6, 48)
