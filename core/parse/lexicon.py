@@ -57,7 +57,11 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "€ £ ₹ ¥ eur euro euros gbp pound pounds yen jpy rmb cny yuan inr rupees rupee brl reais "
         "chf sek nok dkk cad aud sgd hkd krw nzd mxn twd",
     ),
-    "AVG": ("", "average averaged averaging avg mean baseline normal usual typical overall"),
+    "AVG": (
+        "",
+        "average averaged averaging avg mean baseline normal usual typical typically usually "
+        "overall",
+    ),
     "P2A": ("", "p2a ptoa"),
     "BUDGET": ("", "budget budgets budgeted"),
     "TTFT": ("", "ttft"),
@@ -87,7 +91,7 @@ _GROUPS: dict[str, tuple[str, str]] = {
         "the of at about around roughly approximately approx circa ~ near nearly almost up "
         "under below less than within max maximum most least over above more plus some like "
         "maybe probably currently today now so that this these those which who if then by "
-        "from into across total typically usually and or but also just only "
+        "from into across total and or but also just only "
         "still all any ratio size rate speed price pricing cost costs priced quote target "
         "goal model models is are was were be been being have has had will would should could "
         "can must we our they their them us you your i my me want wants wanted need needs "

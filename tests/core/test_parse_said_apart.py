@@ -1173,3 +1173,16 @@ def test_a_total_concurrency_said_again_per_node_is_multiplied_by_the_nodes(
     got = parse("GLM-5 on 4 nodes of 8x B200, 96 concurrent in all. Sorry: 96 per node.",
                 catalog).fields
     assert (got["gpus"], got["concurrency"]) == (32, 384)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the usual day for Contoso is about 25 req/s, peak 100 req/s",
+        "traffic for Contoso is typically 25 req/s, peak 100 req/s",
+    ],
+)
+def test_a_typical_rate_beside_the_peak_is_the_average(catalog: Catalog, said: str) -> None:
+    got = parse(f"Qwen3 32B on H100, {said}, 500 in 100 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(25 * 86400)
+    assert got["peak_to_average"] == pytest.approx(4)
