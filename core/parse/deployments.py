@@ -26,7 +26,7 @@ def nodes_to_gpus(reading: Reading, catalog: Catalog) -> None:
     if reading.node_gpus is None and any(w in reading.lower for w in ("node", "box", "server")):
         a_node = _GPUS_A_NODE.search(reading.text)
         if a_node is not None:
-            reading.node_gpus = int(a_node["n"] or a_node["n2"])  # "l40s box = 4 gpus"
+            reading.node_gpus = int(a_node["n"] or a_node["n2"] or a_node["n3"])  # "box = 4 gpus"
             apart = True
     if reading.node_gpus is None and any(w in reading.lower for w in (" each", " je ", " elk")):
         each = _GPUS_EACH.search(reading.text)  # "2 l40s servers (4 gpus each)"
@@ -252,11 +252,13 @@ def replicas(reading: Reading) -> None:
 _GPUS_A_NODE = re.compile(
     r"\b(?P<n>[1-9]|1[0-6]|72)\s*(?:gpus?\s*(?:/|per|a|each|in\s+(?:a|each))|/)\s*"
     r"(?:node|box|server)\b"
-    r"|\b(?:node|box|server)\s*(?:=|is|has|holds)\s*(?P<n2>[1-9]|1[0-6])\s*(?:x\s*)?gpus?\b",
+    r"|\b(?:node|box|server)\s*(?:=|is|has|holds)\s*(?P<n2>[1-9]|1[0-6])\s*(?:x\s*)?gpus?\b"
+    r"|\b(?:nodes|servers|boxes)\s*[x×*]\s*(?P<n3>[1-9]|1[0-6])\s*(?:x\s*)?gpus?\b",
     re.IGNORECASE,
 )
 """The GPUs of one node said apart from any count: "(8 GPUs/node)", "8 GPUs per node",
-"(8/node)"."""
+"(8/node)", or after the nodes' count apart from the GPU's name ("L40S: 8 servers × 2
+GPUs")."""
 _GPUS_EACH = re.compile(
     r"\b(?:nodes|servers|boxes|hosts|machines)\s*(?:\(\s*|,\s*|with\s+|of\s+)"
     r"(?P<n>\d{1,2})\s*[x×]?\s+(?:[\w-]+\s+){0,3}?each\b"

@@ -1186,3 +1186,10 @@ def test_a_typical_rate_beside_the_peak_is_the_average(catalog: Catalog, said: s
     got = parse(f"Qwen3 32B on H100, {said}, 500 in 100 out", catalog).fields
     assert got["requests_per_day"] == pytest.approx(25 * 86400)
     assert got["peak_to_average"] == pytest.approx(4)
+
+
+def test_nodes_times_gpus_after_the_gpus_name_are_the_nodes_own_gpus(catalog: Catalog) -> None:
+    got = parse("Llama 3.1 8B on L40S: 6 boxes x 2 GPUs, 30 concurrent per box, $1,460 per box "
+                "per month", catalog).fields
+    assert (got["gpus"], got["concurrency"]) == (12, 180)
+    assert got["price_per_gpu_hour"] == pytest.approx(1460 / 730 / 2)
