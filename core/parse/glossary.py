@@ -1,5 +1,5 @@
-"""A deployment's parts named in Spanish, Portuguese, Italian, French and German, in
-English before the reading.
+"""A deployment's parts, and an API price's unit, named in Spanish, Portuguese, Italian,
+French and German, in English before the reading.
 
 "6 nodos H200, batch 48 por réplica, una réplica por nodo", "concorrenza 96 per nodo",
 "32 gleichzeitige Anfragen pro Knoten": the nodes, servers and replicas a deployment is
@@ -62,7 +62,17 @@ _FOREIGN_PER_UNIT = re.compile(
 """An English unit after a foreign "per": "Batch 48 pro Server"."""
 _HINTS: tuple[str, ...] = ("nod", "servid", "serveur", "servern", "nœud", "noeud", "knoten")
 _HINTS += ("répli", "repli", "instan", "nós", "nó ", "pro ", "por ", "par ", "je ", "cada ")
-_HINTS += ("ogni ", "chaque ")
+_HINTS += ("ogni ", "chaque ", "milh", "millón", "millon", "milione", "mio", "million ")
+_PER_MILLION = re.compile(
+    r"\b(?:por|pro|je|par|per|al)\s+(?:(?:1|un|um|uno|une)\s+)?"
+    r"(?:milh[ãa]o|mill[óo]n|milione|million|mio\.?|mln\.?)\s*"
+    r"(?:(?:de|di|d['’])\s*)?(?:(?:tokens?|jetons?)\s*(?:(?:de|di|d['’]|in)\s*)?)?"
+    r"(?:(?P<in>entrada|eingabe|entr[ée]e|ingresso|input)|(?P<out>sa[íi]da|salida|ausgabe"
+    r"|sortie|uscita|output))(?:[-\s]?(?:tokens?|jetons?))?\b",
+    re.IGNORECASE,
+)
+"""An API price's unit: "por milhão de tokens de saída", "je 1 Mio. Eingabe-Token", "par
+million de jetons d'entrée", "per milione di token di output"."""
 
 
 def in_english(text: str) -> str:
@@ -83,6 +93,8 @@ def in_english(text: str) -> str:
         edits.append((start, m.end(), f"{word} {unit}" if word else unit))
     for m in _FOREIGN_PER_UNIT.finditer(text):
         edits.append((m.start(), m.end(), f"per {m['english']}"))
+    for m in _PER_MILLION.finditer(text):
+        edits.append((m.start(), m.end(), f"per million {'input' if m['in'] else 'output'} tokens"))
     out, at = [], 0
     for start, end, said in sorted(edits):
         if start >= at:

@@ -113,3 +113,21 @@ def test_dutch_servers_each_with_their_gpus_and_a_concurrency_per_server(
     got = parse("Qwen3 32B op 3 servers met elke 2 H100, 16 gelijktijdige gebruikers per "
                 "server", catalog).fields
     assert (got["gpus"], got["concurrency"]) == (6, 48)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "pagan US$ 0,40 por millón de tokens de entrada y US$ 1,90 por millón de salida",
+        "paghiamo 0,40 $ per milione di token di input e 1,90 $ per milione di token di output",
+        "Sie zahlen 0,40 $ je 1 Mio. Eingabe-Token und 1,90 $ pro Mio. Ausgabe-Token",
+        "ils paient 0,40 $ par million de jetons d'entrée, 1,90 $ par million de jetons de sortie",
+    ],
+)
+def test_an_api_price_per_million_in_another_language_is_an_api_price(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"Qwen3 32B, 20 req/s, 800 in 200 out. {said}", catalog).fields
+    assert got["api_price_per_million_input"] == pytest.approx(0.40)
+    assert got["api_price_per_million_output"] == pytest.approx(1.90)
+    assert "price_per_gpu_hour" not in got
