@@ -211,6 +211,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     chain: list[Factor] = []
     restated: list[str] = []
     ahead: Factor | None = None  # a count per member said before the members
+    again: Factor | None = None  # a frequency said again over another time
     taken = _ratios_said(reading)
     for t in counts:
         if not isinstance(t.value, float) or t.value <= 0:
@@ -254,6 +255,9 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
             restated.append(f"'{factor.said}' read in place of '{chain[-1].said}'")
             chain[-1] = factor  # "6 turns each. sorry, 4 turns each": one count said twice
             continue
+        if factor is not None and _over_another_time(factor, chain):
+            again = factor  # "2,640 completions per seat per month (≈120 a workday x 22)"
+            break
         if factor is None or not _follows(factor, chain[-1]):
             other = _population(text, t, daily_users)
             if len(chain) > 1 and (other is None or other.noun != "users"):
@@ -299,7 +303,7 @@ def multiply(reading: Reading, counts: list[Tok]) -> None:
     period = said_over[-1]  # how often each asks, else how many there are, per that time
     if any(_EVERY_SPAN.match(text, text.find(f.said) + len(f.said)) for f in chain[1:]):
         return  # "each sends one request every 10 seconds": a rate, each_ones_volume's
-    for f in chain:
+    for f in chain if again is None else [*chain, again]:
         _replace(reading, f.said)
     if "requests_per_day" in reading.values:
         return  # a request rate said outright wins over the product
@@ -589,6 +593,20 @@ def _restates(factor: Factor, before: Factor) -> bool:
     each"): the same things per the same member, never multiplied by each other."""
     same_time = factor.period == before.period
     return factor.noun == before.noun and factor.per == before.per and same_time
+
+
+_DAYS_COUNTED = ("work", "business", "day", "week", "month", "shift", "hour")
+
+
+def _over_another_time(factor: Factor, chain: list[Factor]) -> bool:
+    """Whether ``factor`` is a frequency said over another time than one already in the
+    chain: a count per month and a count a workday are one count said twice, never two
+    to multiply. Days counted over a month ("22 workdays a month") are no such count."""
+    if factor.noun.rstrip("s") in PERIODS or factor.noun.startswith(_DAYS_COUNTED):
+        return False
+    return factor.period is not None and any(
+        f.period is not None and f.period != factor.period for f in chain[1:]
+    )
 
 
 def _follows(factor: Factor, before: Factor) -> bool:

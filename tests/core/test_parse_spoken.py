@@ -1405,3 +1405,11 @@ def test_double_the_average_in_portuguese_and_italian(
     assert got["peak_to_average"] == 2.0
     name = "requests_per_day" if "req" in said else "output_tokens_per_day"
     assert got[name] == pytest.approx(per_day)
+
+
+def test_a_frequency_broken_down_over_another_time_is_not_multiplied_again(
+    catalog: Catalog,
+) -> None:
+    got = parse("5k analysts, ~600 queries per analyst per month (about 30 a working day x "
+                "20). Qwen3 32B, 1k in 100 out", catalog).fields
+    assert got["requests_per_day"] == pytest.approx(5000 * 600 / 30)
