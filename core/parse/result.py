@@ -455,7 +455,8 @@ def _planned_later(reading: Reading, fields: dict[str, Any], name: str) -> list[
     words = max(plans, key=lambda m: m.start()).group() if plans else ""
     if pct is None and _USE_AVERAGE.search(reading.text, at):
         averaged = _AVERAGED_SHARE.search(reading.text, at)  # "~40% averaged over the day"
-        pct, words = (averaged["pct"], averaged.group()) if averaged else (None, "")
+        if averaged is not None:
+            pct, words = averaged["pct"] or averaged["pct2"], averaged.group()
     if pct is None or not 0 < float(pct) <= 100:
         return []
     share = float(pct) / 100
@@ -471,12 +472,17 @@ _USE_SHARE = re.compile(
     re.IGNORECASE,
 )
 _USE_AVERAGE = re.compile(
-    r"\b(?:use|using|take|go\s+with)\s+the\s+(?:daily\s+|blended\s+|24h\s+)?(?:average|avg|mean)\b",
+    r"\b(?:use|using|take|go\s+with|(?:model|plan|size|price)\s+(?:it\s+)?(?:at|on|for))\s+"
+    r"the\s+(?:daily\s+|blended\s+|24h\s+|24-hour\s+|overall\s+)?(?:average|avg|mean)\b",
     re.IGNORECASE,
 )
 _AVERAGED_SHARE = re.compile(
-    r"(?P<pct>\d{1,3})\s*%\s+(?:averaged|on\s+average|average|avg|blended)\b", re.IGNORECASE
+    r"(?P<pct>\d{1,3})\s*%\s+(?:averaged|on\s+average|average|avg|blended)\b"
+    r"|\b(?:average|avg|mean)\s+(?:is\s+|of\s+|at\s+|[=:]\s*)?(?:~\s*|about\s+|around\s+"
+    r"|roughly\s+)?(?P<pct2>\d{1,3})\s*%",
+    re.IGNORECASE,
 )
+"""A share said to be the average: "~40% averaged over the day", "the 24h average is ~50%"."""
 
 
 _TODAY = re.compile(

@@ -1976,6 +1976,8 @@ def test_a_count_of_nodes_wanted_counts_the_gpus_of_the_node_said(catalog: Catal
         ("utilization ~75% in business hours, lower at night; use 50% blended", 0.5),
         ("utilization ~95% at the peak but ~35% averaged over the day; use the daily average",
          0.35),
+        ("~85% busy in office hours, ~20% at night, the 24-hour average is about 45%. Price it "
+         "at the average", 0.45),
     ],
 )
 def test_the_utilization_to_use_said_after_another_is_the_one_used(
