@@ -122,7 +122,8 @@ _EACH_BEFORE = re.compile(
     r"|\b(?:replicas?|nodes?|servers?)\b[^.;\n]{0,30}\b(?P<each2>each)\s+(?:serving|running"
     r"|handling|taking|at|with)\s+[~≈]?\s*$"
     r"|\b(?:each|every)\s+(?:replica|node|server|box|instance|pod)\s+(?:would\s+|will\s+|can\s+"
-    r"|should\s+)?(?:take|takes|serve|serves|run|runs|handle|handles|hold|holds|get|gets)\s+"
+    r"|should\s+)?(?:take|takes|serve|serves|run|runs|handle|handles|hold|holds|get|gets"
+    r"|(?:is\s+)?capped\s+at|(?:is\s+)?limited\s+to|at)\s+"
     r"(?:about\s+|around\s+|up\s+to\s+)?[~≈]?\s*$",
     re.IGNORECASE,
 )

@@ -49,9 +49,15 @@ _PAST = re.compile(
 )
 _NOT_TRAFFIC_GROWS = re.compile(
     r"\b(?:pipeline|revenue|arr|mrr|bookings|win\s+rate|spend|bill|budget|valuation"
-    r"|availability|uptime|sla|durability)\b[^.;!?\n]*$",
+    r"|availability|uptime|sla|durability|escalator|escalation|inflation|indexation)\b[^.;!?\n]*$",
     re.IGNORECASE,
 )
+_PRICE_GROWS = re.compile(
+    r"\s*(?:price\s+|rate\s+|fee\s+|pricing\s+)?(?:escalators?|escalation|uplift|indexation"
+    r"|inflation|increases?\s+(?:in|on|to)\s+(?:the\s+)?(?:price|rate|fee)s?)\b",
+    re.IGNORECASE,
+)
+"""After a share a year: the lease's price rising, not the traffic ("the 2% annual escalator")."""
 _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\s*$", re.IGNORECASE)
 _A_SPAN_AFTER = re.compile(
     r"\s*(?:business\s+|working\s+|calendar\s+)?(?:hours?|hrs?|days?|weeks?|minutes?|mins?)\b",
@@ -1043,6 +1049,8 @@ _PAST_FACTOR = re.compile(r"\b(?:doubled|tripled|quadrupled)\b", re.IGNORECASE)
 def _growth(r: Reading, m: Match, toks: list[Tok]) -> None:
     if _NOT_TRAFFIC_GROWS.search(context.before(r.text, m.toks[0].start)):
         return  # "pipeline … up about 20% year on year", "Availability: 99.9% monthly"
+    if _PRICE_GROWS.match(r.text, m.toks[-1].end):
+        return  # "The 2% annual escalator isn't modelled here": the price's, not the traffic's
     factor = next((t.value for t in m.toks if t.type == "FACTOR"), None)  # "doubles every year"
     unit = _unit(m.toks)
     if _has(m.toks, "MULT", "FACTOR"):  # "4x YoY", "3x-ing a quarter"; "3x a day" is how often

@@ -2220,3 +2220,10 @@ def test_a_monthly_price_for_a_node_of_so_many_gpus(catalog: Catalog) -> None:
     got = fields("gpt-oss-120b, 600k requests per day, 900 in / 400 out on MI300X. Quote was "
                  "$17,520 per month for an 8-GPU node", catalog)
     assert got["price_per_gpu_hour"] == 3.0
+
+
+@pytest.mark.parametrize("said", ["a 3% annual price escalator", "2.5% yearly escalation"])
+def test_a_prices_yearly_escalator_is_no_traffic_growth(catalog: Catalog, said: str) -> None:
+    got = parse(f"Llama 3.1 70B, 20 req/s, 1k in 200 out, $2.50/GPU-hr with {said}",
+                catalog).fields
+    assert "monthly_growth" not in got

@@ -1193,3 +1193,11 @@ def test_nodes_times_gpus_after_the_gpus_name_are_the_nodes_own_gpus(catalog: Ca
                 "per month", catalog).fields
     assert (got["gpus"], got["concurrency"]) == (12, 180)
     assert got["price_per_gpu_hour"] == pytest.approx(1460 / 730 / 2)
+
+
+def test_a_concurrency_each_replica_is_capped_at_is_multiplied_by_the_replicas(
+    catalog: Catalog,
+) -> None:
+    got = parse("GLM-5 on 32x B200 as 4 replicas × 8 GPUs, each replica capped at 60 concurrent "
+                "requests", catalog).fields
+    assert got["concurrency"] == 240
