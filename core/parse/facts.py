@@ -810,9 +810,6 @@ def _fx(r: Reading, m: Match, toks: list[Tok]) -> None:
 def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     value, unit = _num(m.toks, "MONEY"), _unit(m.toks)
     money = next(t for t in m.toks if t.type == "MONEY")
-    if unit in ("month", "year") and _DOTTED_SUM.search(money.text) and not money.note:
-        value *= 1000  # "USD 14.600 al mes": a month's lease is thousands, not $14.60
-        r.assume(f"'{money.text}' read as {value:,.0f} (the dot groups thousands)")
     beside = [toks[k] for k in (m.first - 1, m.last + 1) if 0 <= k < len(toks)]
     per_request = next((t for t in beside if t.type == "PER_REQ"), None)
     if unit is None and per_request is not None:
@@ -823,7 +820,11 @@ def _price(r: Reading, m: Match, toks: list[Tok]) -> None:
     # "$19.60 per node-hour for an 8x H100 box", "$7,300/month for the whole box"
     if node is not None and unit is None:
         period = _NODE_PERIOD.match(r.text, node.end())  # "$41,600/node/month"
-        unit = _NODE_PERIODS.get(p := period["period"].lower(), p) if period else None
+        said = (period["period"] or period["foreign"] or period["ly"]).lower() if period else ""
+        unit = _NODE_PERIODS.get(said, said) if period else None
+    if unit in ("month", "year") and _DOTTED_SUM.search(money.text) and not money.note:
+        value *= 1000  # "USD 14.600 al mes": a month's lease is thousands, not $14.60
+        r.assume(f"'{money.text}' read as {value:,.0f} (the dot groups thousands)")
     node_named = not per_gpu and _node_before(toks, m.first)  # "node is $48/hr"
     if node or (node_named and (unit in _GPU_PERIOD_HOURS or unit in (None, "hour"))):
         if unit in _GPU_PERIOD_HOURS:  # "one 8x H200 node at $21,900/month"
@@ -928,8 +929,17 @@ _WHOLE_BOX = re.compile(
     r"(?:[\w-]+\s+)?(?:box|node|server|machine)\b",  # "$14,600 per month for an 8-GPU node"
     re.IGNORECASE,
 )
-_NODE_PERIOD = re.compile(r"\s*(?:/|per|a|an)\s*(?P<period>month|mo|year|yr|week|day)\b", re.I)
-_NODE_PERIODS = {"mo": "month", "yr": "year"}
+_NODE_PERIOD = re.compile(
+    r"\s*(?:(?:/|per|a|an)\s*(?P<period>month|mo|year|yr|week|day)"
+    r"|(?:al|ao|au|im|pro|por|par|per)\s+(?P<foreign>mes|mês|mois|monat|mese|año|ano|anno|an|jahr)"
+    r"|(?P<ly>monthly|yearly|annually|weekly|daily))\b",
+    re.I,
+)
+"""The period of a node's price after "per node": "/month", "al mes", "monthly"."""
+_NODE_PERIODS = {"mo": "month", "yr": "year", "monthly": "month", "yearly": "year"}
+_NODE_PERIODS |= {"annually": "year", "weekly": "week", "daily": "day"}
+_NODE_PERIODS |= dict.fromkeys(("mes", "mês", "mois", "monat", "mese"), "month")
+_NODE_PERIODS |= dict.fromkeys(("año", "ano", "anno", "an", "jahr"), "year")
 _PERIOD_PRICE_BEFORE = re.compile(
     r"\b(?P<period>annual|annually|yearly|monthly|weekly)\s+(?:price|rate|fee|cost|lease)"
     r"(?:\s+(?:of|is|at))?\s*:?\s*$(?P<per>)",

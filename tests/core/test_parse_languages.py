@@ -131,3 +131,14 @@ def test_an_api_price_per_million_in_another_language_is_an_api_price(
     assert got["api_price_per_million_input"] == pytest.approx(0.40)
     assert got["api_price_per_million_output"] == pytest.approx(1.90)
     assert "price_per_gpu_hour" not in got
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["USD 21.900 por nodo al mes", "USD 21.900 pro Knoten im Monat", "USD 21,900 per node monthly"],
+)
+def test_a_nodes_monthly_price_said_after_the_node_in_any_words(
+    catalog: Catalog, said: str
+) -> None:
+    got = parse(f"Llama 3.1 70B en 2 nodos H200, batch 32, precio {said}", catalog).fields
+    assert got["price_per_gpu_hour"] == pytest.approx(21_900 / 730 / 8)
